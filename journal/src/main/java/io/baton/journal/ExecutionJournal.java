@@ -1,0 +1,63 @@
+package io.baton.journal;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+/**
+ * The write-ahead journal of run trees, keyed by root run id. Every write is fenced by the caller's
+ * ownership token (see {@link AppendRequest} for the rule), so a node that lost a run can never
+ * append to it again. Implementations are thread-safe; appends to one root are linearizable.
+ *
+ * <p>Appends are idempotent: a request whose entries are already in the journal, identical and at
+ * the same sequences, succeeds without writing (this is how an append whose commit was ambiguous is
+ * retried safely), whatever the fence says now.
+ */
+public interface ExecutionJournal {
+
+  /**
+   * Appends the request's entries atomically.
+   *
+   * @throws FencedOutException the token is stale; nothing was written
+   * @throws SequenceConflictException the first seq is not the next one; nothing was written
+   * @throws UnknownRootException the root has no journal and the request does not create it
+   */
+  void append(AppendRequest request);
+
+  /**
+   * Appends many requests, each atomically and independently of the others: one that is fenced out
+   * or conflicts fails alone. Returns one result per request, in request order. Infrastructure
+   * failures (the store is down) are thrown, not returned.
+   */
+  List<AppendResult> appendAll(List<AppendRequest> requests);
+
+  /** Up to {@code limit} entries of the root with {@code seq >= fromSeq}, in sequence order. */
+  List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit);
+
+  /** The highest sequence ever appended to the root (compacted entries count), 0 if none. */
+  long latestSequence(UUID rootRunId);
+
+  /** The root's current fencing token, empty when the root has no journal. */
+  OptionalLong currentToken(UUID rootRunId);
+
+  /**
+   * Stores a checkpoint for the root, fenced like an append, replacing an older one.
+   *
+   * @throws FencedOutException the token is stale
+   * @throws IllegalArgumentException the checkpoint is beyond the latest sequence
+   */
+  void checkpoint(UUID rootRunId, long token, Checkpoint checkpoint);
+
+  /** The root's latest checkpoint, if any. */
+  Optional<Checkpoint> getCheckpoint(UUID rootRunId);
+
+  /** Deletes the root's entries covered by its checkpoint; returns how many were deleted. */
+  int compact(UUID rootRunId);
+
+  /**
+   * Roots whose root run is not terminal, in id order, after {@code after} (null for the first
+   * page), at most {@code limit}.
+   */
+  List<UUID> listActiveRoots(UUID after, int limit);
+}

@@ -1,0 +1,25 @@
+package io.baton.journal;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A run moved from one status to another for a reason other than finishing its flow: started,
+ * parked (WAITING), resumed, cancelled, or failed by the recovery policy.
+ *
+ * @param recoverable for FAILED: whether a person may resume it
+ * @param wakeAt for WAITING on a root run: the earliest timer in the tree, or null
+ */
+public record RunStatusChanged(
+    RunStatus from, RunStatus to, String reason, boolean recoverable, Instant wakeAt)
+    implements JournalEvent {
+  public RunStatusChanged {
+    Objects.requireNonNull(from, "from");
+    Objects.requireNonNull(to, "to");
+    reason = reason == null ? "" : reason;
+  }
+
+  public static RunStatusChanged to(RunStatus from, RunStatus to, String reason) {
+    return new RunStatusChanged(from, to, reason, false, null);
+  }
+}

@@ -1,0 +1,53 @@
+package io.baton.journal.replay;
+
+import io.baton.journal.Checkpoint;
+import io.baton.journal.ExecutionJournal;
+import io.baton.journal.JournalEntry;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Rebuilds run state from a journal: a pure fold of its entries, from a checkpoint if any. */
+public final class Replay {
+  /** Entries read per page while replaying from a journal. */
+  public static final int PAGE_SIZE = 1000;
+
+  private Replay() {}
+
+  /** Folds entries (starting at seq 1) into a fresh state of {@code rootRunId}. */
+  public static TreeState fold(UUID rootRunId, Iterable<JournalEntry> entries) {
+    TreeState tree = new TreeState(rootRunId);
+    for (JournalEntry entry : entries) {
+      tree.apply(entry);
+    }
+    return tree;
+  }
+
+  /** The state of one run of a tree, or empty when the entries never created it. */
+  public static Optional<RunState> foldRun(
+      UUID rootRunId, UUID runId, Iterable<JournalEntry> entries) {
+    return Optional.ofNullable(fold(rootRunId, entries).run(runId));
+  }
+
+  /**
+   * Replays a root's whole journal: its checkpoint, if any, then every entry after it. Empty when
+   * the root has no journal.
+   */
+  public static Optional<TreeState> replay(ExecutionJournal journal, UUID rootRunId) {
+    Optional<Checkpoint> checkpoint = journal.getCheckpoint(rootRunId);
+    TreeState tree =
+        checkpoint
+            .map(cp -> TreeState.fromSnapshot(cp.snapshot()))
+            .orElseGet(() -> new TreeState(rootRunId));
+    long next = tree.lastSeq() + 1;
+    while (true) {
+      List<JournalEntry> page = journal.readFrom(rootRunId, next, PAGE_SIZE);
+      page.forEach(tree::apply);
+      if (page.size() < PAGE_SIZE) {
+        break;
+      }
+      next = tree.lastSeq() + 1;
+    }
+    return tree.lastSeq() == 0 ? Optional.empty() : Optional.of(tree);
+  }
+}

@@ -1,0 +1,98 @@
+package io.baton.journal.replay;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.journal.ErrorInfo;
+import io.baton.journal.WaitReason;
+import java.time.Instant;
+
+/** The replayed state of one step. Mutable; owned by one {@link TreeState}. */
+@JsonAutoDetect(fieldVisibility = Visibility.ANY, getterVisibility = Visibility.NONE)
+public final class StepState {
+  String name;
+  StepStatus status = StepStatus.PENDING;
+  int attempts;
+  int budgetStart = 1;
+  JsonNode output;
+  ErrorInfo error;
+  Instant retryAt;
+  WaitReason waitReason;
+  Instant dueAt;
+  JsonNode waitDetail;
+  Instant waitingSince;
+  Instant startedAt;
+  Instant finishedAt;
+
+  StepState() {}
+
+  StepState(String name) {
+    this.name = name;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public StepStatus status() {
+    return status;
+  }
+
+  /** The number of the last attempt journaled, 0 if none. */
+  public int attempts() {
+    return attempts;
+  }
+
+  /** The attempt that opened the current retry budget (1, or the first attempt after a resume). */
+  public int budgetStart() {
+    return budgetStart;
+  }
+
+  /** The next attempt's number. */
+  public int nextAttempt() {
+    return attempts + 1;
+  }
+
+  public JsonNode output() {
+    return output;
+  }
+
+  public ErrorInfo error() {
+    return error;
+  }
+
+  public Instant retryAt() {
+    return retryAt;
+  }
+
+  public WaitReason waitReason() {
+    return waitReason;
+  }
+
+  public Instant dueAt() {
+    return dueAt;
+  }
+
+  public JsonNode waitDetail() {
+    return waitDetail;
+  }
+
+  public Instant waitingSince() {
+    return waitingSince;
+  }
+
+  public Instant startedAt() {
+    return startedAt;
+  }
+
+  public Instant finishedAt() {
+    return finishedAt;
+  }
+
+  void clearWait() {
+    waitReason = null;
+    dueAt = null;
+    waitDetail = null;
+    waitingSince = null;
+  }
+}
