@@ -1,0 +1,98 @@
+package io.baton.lease;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * How one node proves that it owns runs. The node holds one lease on the lease service (etcd, or
+ * the in-process implementation), renewed every {@code leaseTtl / 3}; its node key and every run
+ * key it acquires are attached to that lease, so when the node dies all its run keys vanish at once
+ * and the others learn of it ({@link #watchOrphans}).
+ *
+ * <p>Every acquisition returns a fencing token that is larger than any token an earlier owner of
+ * the run held; the journal refuses appends under an older token. Implementations are thread-safe
+ * and pass {@code LeaseManagerComplianceSuite}.
+ *
+ * <p>Lifecycle: {@link #start()} grants the lease and announces the node; {@link #releaseAll()}
+ * revokes it (graceful shutdown: every run is handed off at once); {@link #close()} stops renewing
+ * without revoking, so the lease expires after its TTL as if the node had died.
+ */
+public interface LeaseManager extends AutoCloseable {
+  /** The default time a node's lease outlives its last renewal. */
+  Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(10);
+
+  String nodeId();
+
+  Duration leaseTtl();
+
+  /**
+   * Grants the node lease and announces the node with {@code info}. Idempotent.
+   *
+   * @throws LeaseUnavailableException the lease service cannot be reached
+   */
+  void start(NodeInfo info);
+
+  /** Re-announces the node (for example as draining) without touching its runs. */
+  void announce(NodeInfo info);
+
+  /**
+   * Acquires the run for this node in one atomic step: succeeds when no one holds it or this node
+   * already does (with a token not smaller than before), else reports the owner.
+   *
+   * @throws LeaseUnavailableException the node has no live lease or the service cannot be reached
+   */
+  AcquireResult acquire(UUID runId);
+
+  /** {@link #acquire} for many runs, batched into as few round trips as the service allows. */
+  Map<UUID, AcquireResult> acquireAll(Collection<UUID> runIds);
+
+  /**
+   * Releases a run this node holds (a normal release: no orphan is reported). Releasing a run no
+   * one holds does nothing.
+   *
+   * @throws NotOwnerException another node holds the run
+   */
+  void release(UUID runId);
+
+  /**
+   * Releases many runs this node holds; returns those it did not release because another node holds
+   * them.
+   */
+  Set<UUID> releaseAll(Collection<UUID> runIds);
+
+  /**
+   * Revokes the node lease in one call: the node key and every run key attached to it vanish, and
+   * every watcher sees the runs as orphans. Used by a graceful shutdown.
+   */
+  void releaseAll();
+
+  /** Renews the node lease now (the manager also renews on its own every {@code leaseTtl / 3}). */
+  void heartbeat();
+
+  /** The run's current lease, if anyone holds it. */
+  Optional<RunLease> getLease(UUID runId);
+
+  /** The nodes whose lease is alive. */
+  List<NodeInfo> listNodes();
+
+  /**
+   * Pushes, from now on, runs whose owner's lease expired or was revoked. A run released one by one
+   * is not an orphan.
+   */
+  Subscription watchOrphans(OrphanListener listener);
+
+  ConnectionState state();
+
+  /** Calls the listener on every change of {@link #state()}, on the manager's own thread. */
+  Subscription onStateChange(Consumer<ConnectionState> listener);
+
+  /** Stops renewing and watching, without revoking the lease. Idempotent. */
+  @Override
+  void close();
+}

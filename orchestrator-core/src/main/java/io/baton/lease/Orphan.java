@@ -1,0 +1,11 @@
+package io.baton.lease;
+
+import java.util.UUID;
+
+/**
+ * A run whose owner's lease vanished.
+ *
+ * @param handoff true when the owner released its lease in a graceful shutdown, false when the
+ *     lease expired
+ */
+public record Orphan(UUID runId, String previousOwner, boolean handoff) {}

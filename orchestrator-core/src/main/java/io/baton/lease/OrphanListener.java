@@ -1,0 +1,18 @@
+package io.baton.lease;
+
+import java.util.List;
+
+/**
+ * Receives orphans pushed by {@link LeaseManager#watchOrphans}. Called on the lease manager's own
+ * thread: implementations must return quickly and hand the work elsewhere.
+ */
+public interface OrphanListener {
+  /** Runs whose owner's lease expired or was revoked (never runs released one by one). */
+  void onOrphans(List<Orphan> orphans);
+
+  /**
+   * Orphans may have been missed (the watch could not resume where it stopped, for example because
+   * that history was compacted): the caller should scan for orphans now.
+   */
+  void onWatchGap(String reason);
+}

@@ -1,0 +1,219 @@
+package io.baton.lease.internal;
+
+import io.baton.lease.ConnectionState;
+import io.baton.lease.Subscription;
+import io.baton.time.Scheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a node lease alive and tracks the node's {@link ConnectionState} on the injected clock, the
+ * same way for every lease manager.
+ *
+ * <p>A renewal counts from the moment it was sent, which is never later than the moment the lease
+ * service extended the lease; so the lease is alive at least until {@code lastRenewed + ttl}. The
+ * node becomes SUSPENDED at {@code lastRenewed + renewDeadline} (two thirds of the TTL, leaving a
+ * third of the TTL as margin for clock drift) and LOST at {@code lastRenewed + ttl}. While LOST it
+ * keeps trying to grant a fresh lease. Thread-safe.
+ */
+public final class LeaseKeeper implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+  private static final Duration MIN_RETRY = Duration.ofMillis(50);
+
+  /** The lease service operations the keeper drives. */
+  public interface Session {
+    /** Grants a fresh node lease and announces the node on it; throws when that fails. */
+    void grant();
+
+    /**
+     * Renews the current lease once. Returns false when the service says the lease is gone; throws
+     * when the service cannot be reached.
+     */
+    boolean renew();
+  }
+
+  private final String nodeId;
+  private final Duration ttl;
+  private final Duration renewDeadline;
+  private final Scheduler scheduler;
+  private final Session session;
+  private final List<Consumer<ConnectionState>> listeners = new CopyOnWriteArrayList<>();
+  private ConnectionState state = ConnectionState.LOST;
+  private Instant lastRenewed = Instant.MIN;
+  private boolean started;
+  private boolean closed;
+  private Scheduler.Cancellable nextTick;
+  private Scheduler.Cancellable deadline;
+
+  public LeaseKeeper(String nodeId, Duration ttl, Scheduler scheduler, Session session) {
+    if (ttl.compareTo(Duration.ofMillis(300)) < 0) {
+      throw new IllegalArgumentException("lease.ttl must be at least 300ms, got " + ttl);
+    }
+    this.nodeId = nodeId;
+    this.ttl = ttl;
+    this.renewDeadline = ttl.multipliedBy(2).dividedBy(3);
+    this.scheduler = scheduler;
+    this.session = session;
+  }
+
+  /** Grants the first lease synchronously (throws when that fails) and starts renewing. */
+  public synchronized void start() {
+    if (started) {
+      return;
+    }
+    Instant sentAt = scheduler.now();
+    session.grant();
+    started = true;
+    renewed(sentAt);
+    scheduleTick(interval());
+  }
+
+  public synchronized ConnectionState state() {
+    return state;
+  }
+
+  /** When the lease expires unless renewed, as far as this node knows. */
+  public synchronized Instant expiresAt() {
+    return lastRenewed.plus(ttl);
+  }
+
+  public Subscription onStateChange(Consumer<ConnectionState> listener) {
+    listeners.add(listener);
+    return () -> listeners.remove(listener);
+  }
+
+  /** Renews now, outside the regular rhythm; returns whether the lease is alive afterwards. */
+  public boolean heartbeat() {
+    tick(false);
+    return state() == ConnectionState.CONNECTED;
+  }
+
+  /** Marks the lease as gone (it was revoked on purpose); the keeper will not re-grant. */
+  public void revoked() {
+    synchronized (this) {
+      closed = true;
+      cancelTimers();
+    }
+    transition(ConnectionState.LOST);
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    cancelTimers();
+  }
+
+  private void tick(boolean scheduled) {
+    synchronized (this) {
+      if (closed || !started) {
+        return;
+      }
+    }
+    Instant sentAt = scheduler.now();
+    boolean lost = state() == ConnectionState.LOST;
+    try {
+      if (lost) {
+        session.grant();
+        log.info("node {} granted a fresh lease after losing the previous one", nodeId);
+        renewed(sentAt);
+      } else if (session.renew()) {
+        renewed(sentAt);
+      } else {
+        log.warn("node {}: the lease service says the node lease is gone", nodeId);
+        transition(ConnectionState.LOST);
+      }
+    } catch (RuntimeException unavailable) {
+      log.warn("node {}: lease renewal failed: {}", nodeId, unavailable.toString());
+      checkDeadlines();
+    }
+    if (scheduled) {
+      scheduleTick(state() == ConnectionState.CONNECTED ? interval() : retryInterval());
+    }
+  }
+
+  private void renewed(Instant sentAt) {
+    synchronized (this) {
+      if (sentAt.isAfter(lastRenewed)) {
+        lastRenewed = sentAt;
+      }
+      if (deadline != null) {
+        deadline.cancel();
+      }
+      if (!closed) {
+        deadline = scheduler.scheduleAt(lastRenewed.plus(renewDeadline), this::checkDeadlines);
+      }
+    }
+    transition(ConnectionState.CONNECTED);
+  }
+
+  private void checkDeadlines() {
+    Instant now = scheduler.now();
+    Instant renewedAt;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      renewedAt = lastRenewed;
+    }
+    if (!now.isBefore(renewedAt.plus(ttl))) {
+      transition(ConnectionState.LOST);
+    } else if (!now.isBefore(renewedAt.plus(renewDeadline))) {
+      if (transition(ConnectionState.SUSPENDED)) {
+        synchronized (this) {
+          deadline = scheduler.scheduleAt(renewedAt.plus(ttl), this::checkDeadlines);
+        }
+      }
+    }
+  }
+
+  /** Moves to {@code next} unless already there; LOST only leaves by a fresh grant. */
+  private boolean transition(ConnectionState next) {
+    ConnectionState previous;
+    synchronized (this) {
+      previous = state;
+      if (previous == next
+          || (previous == ConnectionState.LOST && next == ConnectionState.SUSPENDED)) {
+        return false;
+      }
+      state = next;
+    }
+    log.info("node {}: lease {} -> {}", nodeId, previous, next);
+    for (Consumer<ConnectionState> listener : listeners) {
+      try {
+        listener.accept(next);
+      } catch (RuntimeException failure) {
+        log.error("node {}: a lease state listener failed", nodeId, failure);
+      }
+    }
+    return true;
+  }
+
+  private synchronized void scheduleTick(Duration delay) {
+    if (!closed) {
+      nextTick = scheduler.schedule(delay, () -> tick(true));
+    }
+  }
+
+  private void cancelTimers() {
+    if (nextTick != null) {
+      nextTick.cancel();
+    }
+    if (deadline != null) {
+      deadline.cancel();
+    }
+  }
+
+  private Duration interval() {
+    return ttl.dividedBy(3);
+  }
+
+  private Duration retryInterval() {
+    Duration retry = ttl.dividedBy(10);
+    return retry.compareTo(MIN_RETRY) < 0 ? MIN_RETRY : retry;
+  }
+}

@@ -1,0 +1,144 @@
+package io.baton.lease.memory;
+
+import io.baton.lease.AcquireResult;
+import io.baton.lease.ConnectionState;
+import io.baton.lease.LeaseManager;
+import io.baton.lease.LeaseUnavailableException;
+import io.baton.lease.NodeInfo;
+import io.baton.lease.OrphanListener;
+import io.baton.lease.RunLease;
+import io.baton.lease.Subscription;
+import io.baton.lease.internal.LeaseKeeper;
+import io.baton.time.Scheduler;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/** One node's {@link LeaseManager} on an {@link InMemoryLeaseService}. Thread-safe. */
+public final class InMemoryLeaseManager implements LeaseManager {
+  private final String nodeId;
+  private final Duration leaseTtl;
+  private final InMemoryLeaseService service;
+  private final LeaseKeeper keeper;
+  private volatile NodeInfo info;
+  private volatile long leaseId = -1;
+
+  public InMemoryLeaseManager(
+      String nodeId, Duration leaseTtl, InMemoryLeaseService service, Scheduler scheduler) {
+    this.nodeId = nodeId;
+    this.leaseTtl = leaseTtl;
+    this.service = service;
+    this.keeper = new LeaseKeeper(nodeId, leaseTtl, scheduler, new Session());
+  }
+
+  private final class Session implements LeaseKeeper.Session {
+    @Override
+    public void grant() {
+      leaseId = service.grant(info, leaseTtl);
+    }
+
+    @Override
+    public boolean renew() {
+      return service.keepAlive(nodeId, leaseId);
+    }
+  }
+
+  @Override
+  public String nodeId() {
+    return nodeId;
+  }
+
+  @Override
+  public Duration leaseTtl() {
+    return leaseTtl;
+  }
+
+  @Override
+  public void start(NodeInfo info) {
+    this.info = info;
+    keeper.start();
+  }
+
+  @Override
+  public void announce(NodeInfo info) {
+    this.info = info;
+    service.announce(liveLease(), info);
+  }
+
+  @Override
+  public AcquireResult acquire(UUID runId) {
+    return acquireAll(List.of(runId)).get(runId);
+  }
+
+  @Override
+  public Map<UUID, AcquireResult> acquireAll(Collection<UUID> runIds) {
+    return service.acquire(nodeId, liveLease(), runIds);
+  }
+
+  @Override
+  public void release(UUID runId) {
+    service.release(nodeId, List.of(runId), true);
+  }
+
+  @Override
+  public Set<UUID> releaseAll(Collection<UUID> runIds) {
+    return service.release(nodeId, runIds, false);
+  }
+
+  @Override
+  public void releaseAll() {
+    if (info != null) {
+      info = info.asDraining();
+    }
+    service.revoke(nodeId, leaseId);
+    keeper.revoked();
+  }
+
+  @Override
+  public void heartbeat() {
+    keeper.heartbeat();
+  }
+
+  @Override
+  public Optional<RunLease> getLease(UUID runId) {
+    return service.lease(runId);
+  }
+
+  @Override
+  public List<NodeInfo> listNodes() {
+    return service.nodes();
+  }
+
+  @Override
+  public Subscription watchOrphans(OrphanListener listener) {
+    return service.watch(listener);
+  }
+
+  @Override
+  public ConnectionState state() {
+    return keeper.state();
+  }
+
+  @Override
+  public Subscription onStateChange(Consumer<ConnectionState> listener) {
+    return keeper.onStateChange(listener);
+  }
+
+  @Override
+  public void close() {
+    keeper.close();
+  }
+
+  private long liveLease() {
+    if (keeper.state() != ConnectionState.CONNECTED) {
+      throw new LeaseUnavailableException(
+          "node " + nodeId + " holds no live lease (" + keeper.state() + ")", nodeId, null);
+    }
+    return leaseId;
+  }
+}

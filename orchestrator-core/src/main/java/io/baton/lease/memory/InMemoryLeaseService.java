@@ -1,0 +1,238 @@
+package io.baton.lease.memory;
+
+import io.baton.lease.AcquireResult;
+import io.baton.lease.LeaseUnavailableException;
+import io.baton.lease.NodeInfo;
+import io.baton.lease.NotOwnerException;
+import io.baton.lease.Orphan;
+import io.baton.lease.OrphanListener;
+import io.baton.lease.RunLease;
+import io.baton.lease.Subscription;
+import io.baton.time.Scheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The lease service in process: what etcd is to a real cluster, shared by every node of one JVM
+ * (the embedded default, tests and the cluster simulation). Leases expire on the injected
+ * scheduler's clock. Tokens come from one revision counter, so they only grow. Thread-safe.
+ */
+public final class InMemoryLeaseService {
+  private final Scheduler scheduler;
+  private final Map<Long, Lease> leases = new HashMap<>();
+  private final Map<String, Long> nodeLeases = new HashMap<>();
+  private final Map<UUID, RunKey> runs = new HashMap<>();
+  private final Set<String> unreachable = new HashSet<>();
+  private final List<OrphanListener> watchers = new CopyOnWriteArrayList<>();
+  private long revision;
+  private long nextLeaseId = 1;
+
+  public InMemoryLeaseService(Scheduler scheduler) {
+    this.scheduler = scheduler;
+  }
+
+  private static final class Lease {
+    final long id;
+    final String nodeId;
+    final Duration ttl;
+    Instant expiresAt;
+    NodeInfo info;
+    final Set<UUID> runs = new HashSet<>();
+
+    Lease(long id, String nodeId, Duration ttl, Instant expiresAt, NodeInfo info) {
+      this.id = id;
+      this.nodeId = nodeId;
+      this.ttl = ttl;
+      this.expiresAt = expiresAt;
+      this.info = info;
+    }
+  }
+
+  private record RunKey(String owner, long leaseId, long token) {}
+
+  /** Cuts a node off the service (the simulation's partition): its calls fail until healed. */
+  public synchronized void setReachable(String nodeId, boolean reachable) {
+    if (reachable) {
+      unreachable.remove(nodeId);
+    } else {
+      unreachable.add(nodeId);
+    }
+  }
+
+  synchronized long grant(NodeInfo info, Duration ttl) {
+    reach(info.nodeId());
+    expireDue();
+    long id = nextLeaseId++;
+    Lease lease = new Lease(id, info.nodeId(), ttl, scheduler.now().plus(ttl), info);
+    leases.put(id, lease);
+    nodeLeases.put(info.nodeId(), id);
+    revision++;
+    scheduleExpiry(lease);
+    return id;
+  }
+
+  synchronized boolean keepAlive(String nodeId, long leaseId) {
+    reach(nodeId);
+    expireDue();
+    Lease lease = leases.get(leaseId);
+    if (lease == null) {
+      return false;
+    }
+    lease.expiresAt = scheduler.now().plus(lease.ttl);
+    scheduleExpiry(lease);
+    return true;
+  }
+
+  synchronized void announce(long leaseId, NodeInfo info) {
+    reach(info.nodeId());
+    Lease lease = live(leaseId, info.nodeId());
+    lease.info = info;
+    revision++;
+  }
+
+  synchronized Map<UUID, AcquireResult> acquire(
+      String nodeId, long leaseId, Collection<UUID> runIds) {
+    reach(nodeId);
+    expireDue();
+    Lease lease = live(leaseId, nodeId);
+    Map<UUID, AcquireResult> results = new LinkedHashMap<>();
+    for (UUID runId : runIds) {
+      RunKey key = runs.get(runId);
+      if (key != null && !key.owner().equals(nodeId)) {
+        results.put(runId, new AcquireResult.OwnedBy(runId, key.owner(), expiresAt(key)));
+        continue;
+      }
+      if (key != null) {
+        leases.get(key.leaseId()).runs.remove(runId);
+      }
+      long token = ++revision;
+      runs.put(runId, new RunKey(nodeId, leaseId, token));
+      lease.runs.add(runId);
+      results.put(runId, new AcquireResult.Acquired(runId, token));
+    }
+    return results;
+  }
+
+  synchronized Set<UUID> release(String nodeId, Collection<UUID> runIds, boolean strict) {
+    reach(nodeId);
+    expireDue();
+    Set<UUID> notOwned = new HashSet<>();
+    for (UUID runId : runIds) {
+      RunKey key = runs.get(runId);
+      if (key == null) {
+        continue;
+      }
+      if (!key.owner().equals(nodeId)) {
+        if (strict) {
+          throw new NotOwnerException(runId, nodeId, key.owner());
+        }
+        notOwned.add(runId);
+        continue;
+      }
+      runs.remove(runId);
+      leases.get(key.leaseId()).runs.remove(runId);
+      revision++;
+    }
+    return notOwned;
+  }
+
+  synchronized void revoke(String nodeId, long leaseId) {
+    reach(nodeId);
+    Lease lease = leases.get(leaseId);
+    if (lease != null) {
+      drop(lease, true);
+    }
+  }
+
+  synchronized Optional<RunLease> lease(UUID runId) {
+    expireDue();
+    RunKey key = runs.get(runId);
+    return key == null
+        ? Optional.empty()
+        : Optional.of(new RunLease(runId, key.owner(), key.token(), expiresAt(key)));
+  }
+
+  synchronized List<NodeInfo> nodes() {
+    expireDue();
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (long leaseId : nodeLeases.values()) {
+      nodes.add(leases.get(leaseId).info);
+    }
+    return nodes;
+  }
+
+  Subscription watch(OrphanListener listener) {
+    watchers.add(listener);
+    return () -> watchers.remove(listener);
+  }
+
+  /** Expires every lease whose time has come; called on every operation and by timers. */
+  public synchronized void expireDue() {
+    Instant now = scheduler.now();
+    for (Lease lease : List.copyOf(leases.values())) {
+      if (!now.isBefore(lease.expiresAt)) {
+        drop(lease, false);
+      }
+    }
+  }
+
+  private void drop(Lease lease, boolean revoked) {
+    leases.remove(lease.id);
+    if (nodeLeases.getOrDefault(lease.nodeId, -1L) == lease.id) {
+      nodeLeases.remove(lease.nodeId);
+    }
+    revision++;
+    List<Orphan> orphans = new ArrayList<>();
+    for (UUID runId : lease.runs) {
+      runs.remove(runId);
+      orphans.add(new Orphan(runId, lease.nodeId, revoked));
+    }
+    if (!orphans.isEmpty()) {
+      orphans.sort((a, b) -> a.runId().compareTo(b.runId()));
+      List<OrphanListener> targets = List.copyOf(watchers);
+      scheduler.execute(() -> targets.forEach(watcher -> watcher.onOrphans(orphans)));
+    }
+  }
+
+  private void scheduleExpiry(Lease lease) {
+    Instant at = lease.expiresAt;
+    scheduler.scheduleAt(at, this::expireDue);
+  }
+
+  private Lease live(long leaseId, String nodeId) {
+    Lease lease = leases.get(leaseId);
+    if (lease == null) {
+      throw new LeaseUnavailableException(
+          "node " + nodeId + " has no live lease (it expired or was revoked)", nodeId, null);
+    }
+    return lease;
+  }
+
+  private Instant expiresAt(RunKey key) {
+    Lease lease = leases.get(key.leaseId());
+    return lease == null ? null : lease.expiresAt;
+  }
+
+  private void reach(String nodeId) {
+    if (unreachable.contains(nodeId)) {
+      throw new LeaseUnavailableException(
+          "the lease service is unreachable from node " + nodeId, nodeId, null);
+    }
+  }
+
+  /** The latest revision; every change raises it. */
+  public synchronized long revision() {
+    return revision;
+  }
+}

@@ -1,0 +1,8 @@
+package io.baton.store;
+
+/** What a person (or a client) asks of a run through the signal inbox. */
+public enum SignalType {
+  APPROVE,
+  REJECT,
+  CANCEL
+}

@@ -1,0 +1,24 @@
+package io.baton.store;
+
+import io.baton.journal.ExecutionJournal;
+import java.util.Objects;
+
+/**
+ * The three stores a node writes to. They come as one because the journal maintains the metadata
+ * store's run rows in the transaction of each append: they must be backed by the same database.
+ */
+public record Stores(
+    ExecutionJournal journal, MetadataStore metadata, BlobStore blobs, AutoCloseable resources)
+    implements AutoCloseable {
+  public Stores {
+    Objects.requireNonNull(journal, "journal");
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(blobs, "blobs");
+    resources = resources == null ? () -> {} : resources;
+  }
+
+  @Override
+  public void close() throws Exception {
+    resources.close();
+  }
+}

@@ -1,0 +1,302 @@
+package io.baton.store.memory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.journal.AppendRequest;
+import io.baton.journal.JournalEntry;
+import io.baton.journal.RunCreated;
+import io.baton.journal.RunStatus;
+import io.baton.store.DuplicateIdempotencyKeyException;
+import io.baton.store.FlowRecord;
+import io.baton.store.MetadataStore;
+import io.baton.store.RunProjection;
+import io.baton.store.RunQuery;
+import io.baton.store.RunRecord;
+import io.baton.store.Signal;
+import io.baton.store.SignalType;
+import io.baton.store.StoreException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+/**
+ * A {@link MetadataStore} in memory whose run rows are projected by its {@link
+ * ProjectingInMemoryJournal}. One lock; the journal's lock is always taken first. Thread-safe.
+ */
+public final class InMemoryMetadataStore implements MetadataStore {
+  private final Clock clock;
+  private final LinkedHashMap<UUID, RunRecord> runs = new LinkedHashMap<>();
+  private final Map<String, UUID> idempotencyKeys = new HashMap<>();
+  private final List<FlowRecord> flows = new ArrayList<>();
+  private final TreeMap<Long, Signal> signals = new TreeMap<>();
+  private long nextSignalId = 1;
+
+  InMemoryMetadataStore(Clock clock) {
+    this.clock = clock;
+  }
+
+  // --- projection, called by the journal under its lock --------------------------------------
+
+  synchronized void checkAppend(AppendRequest request) {
+    for (JournalEntry entry : request.entries()) {
+      if (entry.event() instanceof RunCreated created && entry.isRootEntry()) {
+        String key = created.idempotencyKey();
+        if (key != null && idempotencyKeys.containsKey(key)) {
+          throw new DuplicateIdempotencyKeyException(entry.runId(), key);
+        }
+      } else if (!(entry.event() instanceof RunCreated)
+          && !runs.containsKey(entry.runId())
+          && !createdIn(request, entry.runId())) {
+        throw new StoreException(
+            "no run " + entry.runId() + " to apply the entry to", entry.runId(), null);
+      }
+    }
+  }
+
+  private static boolean createdIn(AppendRequest request, UUID runId) {
+    return request.entries().stream()
+        .anyMatch(e -> e.runId().equals(runId) && e.event() instanceof RunCreated);
+  }
+
+  synchronized void project(AppendRequest request) {
+    for (JournalEntry entry : request.entries()) {
+      if (entry.event() instanceof RunCreated) {
+        RunRecord row = RunProjection.created(entry, request.token());
+        runs.put(row.runId(), row);
+        if (row.idempotencyKey() != null) {
+          idempotencyKeys.put(row.idempotencyKey(), row.runId());
+        }
+      } else if (RunProjection.changesRow(entry)) {
+        RunRecord row = RunProjection.apply(runs.get(entry.runId()), entry);
+        runs.put(row.runId(), wakeForSignals(row));
+      }
+    }
+  }
+
+  private RunRecord wakeForSignals(RunRecord row) {
+    if (!row.isRoot() || row.status() != RunStatus.WAITING) {
+      return row;
+    }
+    for (Signal signal : signals.values()) {
+      if (signal.rootRunId().equals(row.runId())) {
+        Instant at = signal.createdAt();
+        return row.withWakeAt(
+            row.wakeAt() == null || at.isBefore(row.wakeAt()) ? at : row.wakeAt());
+      }
+    }
+    return row;
+  }
+
+  // --- flows ---------------------------------------------------------------------------------
+
+  @Override
+  public synchronized void saveFlow(FlowRecord flow) {
+    boolean known =
+        flows.stream().anyMatch(f -> f.name().equals(flow.name()) && f.hash().equals(flow.hash()));
+    if (!known) {
+      flows.add(flow);
+    }
+  }
+
+  @Override
+  public synchronized Optional<FlowRecord> latestFlow(String name) {
+    List<FlowRecord> versions = flowVersions(name);
+    return versions.isEmpty() ? Optional.empty() : Optional.of(versions.get(0));
+  }
+
+  @Override
+  public synchronized List<FlowRecord> listFlows() {
+    Map<String, FlowRecord> latest = new TreeMap<>();
+    for (FlowRecord flow : flows) {
+      latest.put(flow.name(), flow);
+    }
+    return List.copyOf(latest.values());
+  }
+
+  @Override
+  public synchronized List<FlowRecord> flowVersions(String name) {
+    List<FlowRecord> versions = new ArrayList<>();
+    for (int i = flows.size() - 1; i >= 0; i--) {
+      if (flows.get(i).name().equals(name)) {
+        versions.add(flows.get(i));
+      }
+    }
+    return versions;
+  }
+
+  // --- runs ----------------------------------------------------------------------------------
+
+  @Override
+  public synchronized Optional<RunRecord> findRun(UUID runId) {
+    return Optional.ofNullable(runs.get(runId));
+  }
+
+  @Override
+  public synchronized Optional<RunRecord> findRunByIdempotencyKey(String idempotencyKey) {
+    UUID runId = idempotencyKeys.get(idempotencyKey);
+    return runId == null ? Optional.empty() : Optional.of(runs.get(runId));
+  }
+
+  @Override
+  public synchronized List<RunRecord> listRuns(RunQuery query) {
+    List<RunRecord> all = new ArrayList<>(runs.values());
+    List<RunRecord> matching = new ArrayList<>();
+    for (int i = all.size() - 1; i >= 0 && matching.size() < query.limit(); i--) {
+      RunRecord run = all.get(i);
+      if (matches(query, run)) {
+        matching.add(run);
+      }
+    }
+    return matching;
+  }
+
+  private static boolean matches(RunQuery query, RunRecord run) {
+    return (query.status() == null || query.status() == run.status())
+        && (query.flowName() == null || query.flowName().equals(run.flowName()))
+        && (query.node() == null || query.node().equals(run.orchestratorId()))
+        && (!query.rootsOnly() || run.isRoot());
+  }
+
+  @Override
+  public synchronized List<RunRecord> listTree(UUID rootRunId) {
+    return select(run -> run.rootRunId().equals(rootRunId), Integer.MAX_VALUE);
+  }
+
+  @Override
+  public synchronized List<UUID> findRootsOwnedBy(String nodeId, RunStatus status, int limit) {
+    return ids(
+        select(
+            run -> run.isRoot() && run.status() == status && nodeId.equals(run.orchestratorId()),
+            limit));
+  }
+
+  @Override
+  public synchronized List<RunRecord> findRunningRootsOutside(
+      Collection<String> liveNodes, int limit) {
+    Set<String> live = new HashSet<>(liveNodes);
+    return select(
+        run ->
+            run.isRoot()
+                && run.status() == RunStatus.RUNNING
+                && (run.orchestratorId() == null || !live.contains(run.orchestratorId())),
+        limit);
+  }
+
+  @Override
+  public synchronized List<UUID> findPendingRoots(int limit) {
+    return ids(select(run -> run.isRoot() && run.status() == RunStatus.PENDING, limit));
+  }
+
+  @Override
+  public synchronized List<UUID> findDueWaitingRoots(Instant now, int limit) {
+    List<RunRecord> due =
+        select(
+            run ->
+                run.isRoot()
+                    && run.status() == RunStatus.WAITING
+                    && run.wakeAt() != null
+                    && !run.wakeAt().isAfter(now),
+            Integer.MAX_VALUE);
+    due.sort(Comparator.comparing(RunRecord::wakeAt));
+    return ids(due.subList(0, Math.min(limit, due.size())));
+  }
+
+  @Override
+  public synchronized Map<String, Integer> countRunningRootsByNode() {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (RunRecord run : runs.values()) {
+      if (run.isRoot() && run.status() == RunStatus.RUNNING && run.orchestratorId() != null) {
+        counts.merge(run.orchestratorId(), 1, Integer::sum);
+      }
+    }
+    return counts;
+  }
+
+  @Override
+  public synchronized Map<RunStatus, Long> countRunsByStatus() {
+    Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
+    for (RunRecord run : runs.values()) {
+      counts.merge(run.status(), 1L, Long::sum);
+    }
+    return counts;
+  }
+
+  @Override
+  public synchronized void healOwner(UUID rootRunId, String nodeId) {
+    RunRecord run = runs.get(rootRunId);
+    if (run != null && run.isRoot() && !run.status().isTerminal()) {
+      runs.put(rootRunId, run.withOwner(nodeId, run.ownerToken()));
+    }
+  }
+
+  private List<RunRecord> select(Predicate<RunRecord> filter, int limit) {
+    List<RunRecord> selected = new ArrayList<>();
+    for (RunRecord run : runs.values()) {
+      if (selected.size() >= limit) {
+        break;
+      }
+      if (filter.test(run)) {
+        selected.add(run);
+      }
+    }
+    return selected;
+  }
+
+  private static List<UUID> ids(List<RunRecord> runs) {
+    return runs.stream().map(RunRecord::runId).toList();
+  }
+
+  // --- signals -------------------------------------------------------------------------------
+
+  @Override
+  public synchronized Signal addSignal(
+      UUID runId, SignalType type, String step, JsonNode payload, Instant now) {
+    RunRecord run = runs.get(runId);
+    if (run == null) {
+      throw new StoreException("no run " + runId + " to signal", runId, null);
+    }
+    Signal signal = new Signal(nextSignalId++, run.rootRunId(), runId, type, step, payload, now);
+    signals.put(signal.id(), signal);
+    RunRecord root = runs.get(run.rootRunId());
+    if (root.status() == RunStatus.WAITING
+        && (root.wakeAt() == null || root.wakeAt().isAfter(signal.createdAt()))) {
+      runs.put(root.runId(), root.withWakeAt(signal.createdAt()));
+    }
+    return signal;
+  }
+
+  @Override
+  public synchronized List<Signal> signalsFor(UUID rootRunId) {
+    return signals.values().stream().filter(s -> s.rootRunId().equals(rootRunId)).toList();
+  }
+
+  @Override
+  public synchronized List<Signal> signalsForNode(String nodeId, int limit) {
+    return signals.values().stream()
+        .filter(s -> nodeId.equals(runs.get(s.rootRunId()).orchestratorId()))
+        .limit(limit)
+        .toList();
+  }
+
+  @Override
+  public synchronized void deleteSignals(Collection<Long> signalIds) {
+    signalIds.forEach(signals::remove);
+  }
+
+  @Override
+  public void ping() {
+    clock.instant();
+  }
+}

@@ -1,0 +1,329 @@
+package io.baton.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link LeaseManager}. The in-memory and the etcd implementation extend this class
+ * and supply only a {@link LeaseCluster}: a backend that several nodes' managers share.
+ */
+public abstract class LeaseManagerComplianceSuite {
+  /** The lease TTL the suite runs with: short, so that expiry tests stay quick on real time. */
+  protected static final Duration TTL = Duration.ofSeconds(2);
+
+  /** Several nodes' lease managers on one lease service, and control over time. */
+  protected interface LeaseCluster extends AutoCloseable {
+    /** A new, started manager for {@code nodeId} with the suite's TTL. */
+    LeaseManager startNode(String nodeId);
+
+    /**
+     * Lets the node's lease expire as if the node had died: stop renewing it and wait (or advance
+     * time) until the lease service has expired it.
+     */
+    void expire(LeaseManager node);
+
+    /** Waits, moving time on if time is simulated, until the condition holds; fails otherwise. */
+    void await(String what, BooleanSupplier condition);
+
+    /** Now, on the lease service's clock. */
+    Instant now();
+  }
+
+  protected abstract LeaseCluster createCluster() throws Exception;
+
+  protected LeaseCluster cluster;
+  private final List<LeaseManager> managers = new ArrayList<>();
+
+  @BeforeEach
+  void openCluster() throws Exception {
+    cluster = createCluster();
+  }
+
+  @AfterEach
+  void closeCluster() throws Exception {
+    managers.forEach(LeaseManager::close);
+    cluster.close();
+  }
+
+  protected LeaseManager node(String nodeId) {
+    LeaseManager manager = cluster.startNode(nodeId);
+    managers.add(manager);
+    return manager;
+  }
+
+  private static long token(AcquireResult result) {
+    assertThat(result).isInstanceOf(AcquireResult.Acquired.class);
+    return ((AcquireResult.Acquired) result).token();
+  }
+
+  /** Records orphans and watch gaps pushed to it. */
+  protected static final class OrphanRecorder implements OrphanListener {
+    final List<Orphan> orphans = new CopyOnWriteArrayList<>();
+    final List<String> gaps = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void onOrphans(List<Orphan> batch) {
+      orphans.addAll(batch);
+    }
+
+    @Override
+    public void onWatchGap(String reason) {
+      gaps.add(reason);
+    }
+
+    long count(UUID runId) {
+      return orphans.stream().filter(o -> o.runId().equals(runId)).count();
+    }
+  }
+
+  @Test
+  void a_started_node_is_connected_and_listed() {
+    LeaseManager a = node("node-a");
+    assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
+    assertThat(a.nodeId()).isEqualTo("node-a");
+    assertThat(a.listNodes()).extracting(NodeInfo::nodeId).contains("node-a");
+    NodeInfo info =
+        a.listNodes().stream().filter(n -> n.nodeId().equals("node-a")).findFirst().orElseThrow();
+    assertThat(info.address()).isEqualTo("127.0.0.1:8080");
+    assertThat(info.draining()).isFalse();
+  }
+
+  @Test
+  void acquiring_a_free_run_returns_a_positive_token_and_records_the_lease() {
+    LeaseManager a = node("node-a");
+    UUID run = UUID.randomUUID();
+    long token = token(a.acquire(run));
+    assertThat(token).isPositive();
+    RunLease lease = a.getLease(run).orElseThrow();
+    assertThat(lease.owner()).isEqualTo("node-a");
+    assertThat(lease.token()).isEqualTo(token);
+    assertThat(lease.expiresAt()).isNotNull();
+  }
+
+  @Test
+  void the_owner_may_acquire_again_with_a_token_not_smaller() {
+    LeaseManager a = node("node-a");
+    UUID run = UUID.randomUUID();
+    long first = token(a.acquire(run));
+    long second = token(a.acquire(run));
+    assertThat(second).isGreaterThanOrEqualTo(first);
+    assertThat(a.getLease(run).orElseThrow().token()).isEqualTo(second);
+  }
+
+  @Test
+  void another_node_learns_the_owner_and_when_its_lease_expires() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID run = UUID.randomUUID();
+    token(a.acquire(run));
+    AcquireResult result = b.acquire(run);
+    assertThat(result)
+        .isInstanceOfSatisfying(
+            AcquireResult.OwnedBy.class,
+            owned -> {
+              assertThat(owned.owner()).isEqualTo("node-a");
+              assertThat(owned.expiresAt()).isAfter(cluster.now());
+            });
+  }
+
+  @Test
+  void tokens_grow_across_owners() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID run = UUID.randomUUID();
+    long first = token(a.acquire(run));
+    a.release(run);
+    long second = token(b.acquire(run));
+    b.release(run);
+    long third = token(a.acquire(run));
+    assertThat(second).isGreaterThan(first);
+    assertThat(third).isGreaterThan(second);
+  }
+
+  @Test
+  void a_non_owner_cannot_release_and_the_lease_stays() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID run = UUID.randomUUID();
+    long token = token(a.acquire(run));
+    assertThatThrownBy(() -> b.release(run))
+        .isInstanceOfSatisfying(
+            NotOwnerException.class, e -> assertThat(e.owner()).isEqualTo("node-a"));
+    assertThat(a.getLease(run).orElseThrow().token()).isEqualTo(token);
+  }
+
+  @Test
+  void releasing_frees_the_run_and_releasing_a_free_run_does_nothing() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID run = UUID.randomUUID();
+    token(a.acquire(run));
+    a.release(run);
+    assertThat(a.getLease(run)).isEmpty();
+    a.release(run);
+    token(b.acquire(run));
+  }
+
+  @Test
+  void acquire_all_reports_each_run_on_its_own() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    List<UUID> runs = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      runs.add(UUID.randomUUID());
+    }
+    UUID taken = runs.get(150);
+    token(b.acquire(taken));
+
+    Map<UUID, AcquireResult> results = a.acquireAll(runs);
+
+    assertThat(results).hasSize(300);
+    assertThat(results.get(taken)).isInstanceOf(AcquireResult.OwnedBy.class);
+    Map<UUID, Long> tokens = new HashMap<>();
+    results.forEach(
+        (run, result) -> {
+          if (!run.equals(taken)) {
+            tokens.put(run, token(result));
+          }
+        });
+    assertThat(tokens).hasSize(299);
+    assertThat(a.getLease(runs.get(0)).orElseThrow().owner()).isEqualTo("node-a");
+  }
+
+  @Test
+  void acquire_all_on_runs_already_owned_by_the_node_succeeds() {
+    LeaseManager a = node("node-a");
+    List<UUID> runs = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+    Map<UUID, AcquireResult> first = a.acquireAll(runs);
+    Map<UUID, AcquireResult> again = a.acquireAll(runs);
+    for (UUID run : runs) {
+      assertThat(token(again.get(run))).isGreaterThanOrEqualTo(token(first.get(run)));
+    }
+  }
+
+  @Test
+  void release_all_of_some_runs_reports_those_owned_by_others() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID mine = UUID.randomUUID();
+    UUID theirs = UUID.randomUUID();
+    token(a.acquire(mine));
+    token(b.acquire(theirs));
+    assertThat(a.releaseAll(List.of(mine, theirs))).containsExactly(theirs);
+    assertThat(a.getLease(mine)).isEmpty();
+    assertThat(a.getLease(theirs)).isPresent();
+  }
+
+  @Test
+  void a_normal_release_is_not_an_orphan() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      UUID released = UUID.randomUUID();
+      UUID marker = UUID.randomUUID();
+      token(a.acquire(released));
+      a.release(released);
+      token(a.acquire(marker));
+      a.releaseAll();
+      cluster.await("the marker orphan", () -> watcher.count(marker) == 1);
+      assertThat(watcher.count(released)).isZero();
+    }
+  }
+
+  @Test
+  void release_all_revokes_the_node_and_every_watcher_sees_each_run_as_a_handoff() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      List<UUID> runs = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        runs.add(UUID.randomUUID());
+      }
+      a.acquireAll(runs);
+      a.releaseAll();
+
+      cluster.await("50 orphans", () -> watcher.orphans.size() >= 50);
+      assertThat(watcher.orphans)
+          .extracting(Orphan::runId)
+          .containsExactlyInAnyOrderElementsOf(runs);
+      assertThat(watcher.orphans)
+          .allSatisfy(
+              o -> {
+                assertThat(o.previousOwner()).isEqualTo("node-a");
+                assertThat(o.handoff()).isTrue();
+              });
+      assertThat(b.listNodes()).extracting(NodeInfo::nodeId).doesNotContain("node-a");
+      for (UUID run : runs) {
+        assertThat(b.getLease(run)).isEmpty();
+      }
+      long token = token(b.acquire(runs.get(0)));
+      assertThat(token).isPositive();
+    }
+  }
+
+  @Test
+  void an_expired_lease_orphans_each_run_exactly_once_and_later_tokens_are_larger() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      UUID first = UUID.randomUUID();
+      UUID second = UUID.randomUUID();
+      long tokenA = token(a.acquire(first));
+      token(a.acquire(second));
+
+      cluster.expire(a);
+
+      cluster.await("both orphans", () -> watcher.count(first) == 1 && watcher.count(second) == 1);
+      assertThat(watcher.orphans)
+          .filteredOn(o -> o.runId().equals(first))
+          .singleElement()
+          .satisfies(
+              o -> {
+                assertThat(o.previousOwner()).isEqualTo("node-a");
+                assertThat(o.handoff()).isFalse();
+              });
+      assertThat(b.listNodes()).extracting(NodeInfo::nodeId).doesNotContain("node-a");
+      assertThat(token(b.acquire(first))).isGreaterThan(tokenA);
+      assertThat(watcher.count(first)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void a_node_announced_as_draining_is_listed_as_such() {
+    LeaseManager a = node("node-a");
+    NodeInfo info =
+        a.listNodes().stream().filter(n -> n.nodeId().equals("node-a")).findFirst().orElseThrow();
+    a.announce(info.asDraining());
+    assertThat(a.listNodes())
+        .filteredOn(n -> n.nodeId().equals("node-a"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.draining()).isTrue());
+  }
+
+  @Test
+  void heartbeats_keep_the_lease_beyond_its_ttl() {
+    LeaseManager a = node("node-a");
+    UUID run = UUID.randomUUID();
+    long token = token(a.acquire(run));
+    Instant end = cluster.now().plus(TTL).plus(TTL.dividedBy(2));
+    cluster.await("one and a half TTLs", () -> !cluster.now().isBefore(end));
+    assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
+    assertThat(a.getLease(run).orElseThrow().token()).isEqualTo(token);
+  }
+}
