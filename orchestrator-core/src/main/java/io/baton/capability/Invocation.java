@@ -1,0 +1,31 @@
+package io.baton.capability;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * One attempt of one step.
+ *
+ * @param params the step's params with every template rendered
+ * @param attempt counted from 1, the first attempt included; keeps counting after a resume
+ * @param deadline when the attempt times out (the engine then cancels it), or null for none
+ * @param idempotencyKey {@code runId/stepName}: the same for every attempt and every recovery
+ * @param clock the engine's clock; capabilities never read the system clock
+ */
+public record Invocation(
+    UUID runId,
+    String stepName,
+    String operation,
+    JsonNode params,
+    int attempt,
+    Instant deadline,
+    Cancellation cancellation,
+    String idempotencyKey,
+    Clock clock) {
+
+  public static String idempotencyKey(UUID runId, String stepName) {
+    return runId + "/" + stepName;
+  }
+}

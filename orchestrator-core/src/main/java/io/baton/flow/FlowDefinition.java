@@ -1,0 +1,27 @@
+package io.baton.flow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A workflow as its YAML describes it, validated.
+ *
+ * @param maxResumeAge how old an interrupted run may be and still be resumed, or null for any age
+ * @param output the template of the run's output, or null for "the last step's output"
+ */
+public record FlowDefinition(
+    String name,
+    String description,
+    RecoveryPolicy recovery,
+    Duration maxResumeAge,
+    JsonNode output,
+    List<StepDefinition> steps) {
+  public FlowDefinition {
+    Objects.requireNonNull(name, "name");
+    description = description == null ? "" : description;
+    recovery = recovery == null ? RecoveryPolicy.RESUME : recovery;
+    steps = List.copyOf(steps);
+  }
+}
