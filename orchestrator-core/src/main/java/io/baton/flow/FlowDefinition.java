@@ -22,6 +22,7 @@ public record FlowDefinition(
     Objects.requireNonNull(name, "name");
     description = description == null ? "" : description;
     recovery = recovery == null ? RecoveryPolicy.RESUME : recovery;
+    output = output == null || output.isNull() || output.isMissingNode() ? null : output;
     steps = List.copyOf(steps);
   }
 }

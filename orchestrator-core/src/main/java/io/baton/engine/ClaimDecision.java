@@ -1,0 +1,172 @@
+package io.baton.engine;
+
+import io.baton.flow.Flow;
+import io.baton.journal.ClaimReason;
+import io.baton.journal.JournalEvent;
+import io.baton.journal.RunClaimed;
+import io.baton.journal.RunStatus;
+import io.baton.journal.WaitReason;
+import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepState;
+import io.baton.journal.replay.StepStatus;
+import io.baton.journal.replay.TreeState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * What a node journals when it claims a tree, and whether it then executes it. Terminal trees are
+ * never touched (except a resume of a failed, recoverable one); a tree interrupted while RUNNING is
+ * resumed, failed or cancelled as its flow's recovery policy says.
+ *
+ * @param events run ids and events, in journal order; empty when there is nothing to do
+ */
+record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) {
+  record Planned(UUID runId, JournalEvent event) {}
+
+  static ClaimDecision nothing() {
+    return new ClaimDecision(List.of(), false, ClaimOutcome.NOTHING_TO_DO);
+  }
+
+  static ClaimDecision decide(
+      String nodeId,
+      long token,
+      ClaimReason reason,
+      TreeState tree,
+      Flow rootFlow,
+      boolean hasSignals,
+      Instant now) {
+    RunState root = tree.root();
+    return switch (root.status()) {
+      case SUCCEEDED, CANCELLED -> nothing();
+      case FAILED ->
+          reason == ClaimReason.RESUME && root.recoverable()
+              ? resume(nodeId, token, tree)
+              : nothing();
+      case PENDING ->
+          start(
+              nodeId,
+              token,
+              tree,
+              ClaimReason.PENDING,
+              RunStatus.PENDING,
+              "started by node " + nodeId);
+      case WAITING -> woken(nodeId, token, reason, tree, hasSignals, now);
+      case RUNNING -> interrupted(nodeId, token, reason, tree, rootFlow, now);
+    };
+  }
+
+  private static RunClaimed claim(String nodeId, long token, TreeState tree, ClaimReason reason) {
+    return new RunClaimed(nodeId, token, tree.owner(), reason);
+  }
+
+  private static ClaimDecision start(
+      String nodeId, long token, TreeState tree, ClaimReason reason, RunStatus from, String why) {
+    List<Planned> events = new ArrayList<>();
+    events.add(new Planned(tree.rootRunId(), claim(nodeId, token, tree, reason)));
+    events.add(
+        new Planned(tree.rootRunId(), RunStateMachine.transition(from, RunStatus.RUNNING, why)));
+    return new ClaimDecision(events, true, ClaimOutcome.ADOPTED);
+  }
+
+  private static ClaimDecision woken(
+      String nodeId,
+      long token,
+      ClaimReason reason,
+      TreeState tree,
+      boolean hasSignals,
+      Instant now) {
+    Instant wakeAt = tree.root().wakeAt();
+    boolean due = wakeAt != null && !wakeAt.isAfter(now);
+    if (reason != ClaimReason.WAKE && !due && !hasSignals) {
+      return nothing();
+    }
+    return start(
+        nodeId,
+        token,
+        tree,
+        ClaimReason.WAKE,
+        RunStatus.WAITING,
+        hasSignals ? "woken by a signal" : "woken: due at " + wakeAt);
+  }
+
+  private static ClaimDecision interrupted(
+      String nodeId, long token, ClaimReason reason, TreeState tree, Flow rootFlow, Instant now) {
+    ClaimReason why =
+        reason == ClaimReason.PENDING || reason == ClaimReason.WAKE ? ClaimReason.ORPHAN : reason;
+    RunState root = tree.root();
+    String previous = tree.owner() == null ? "(none)" : tree.owner();
+    List<Planned> events = new ArrayList<>();
+    events.add(new Planned(root.runId(), claim(nodeId, token, tree, why)));
+    if (rootFlow.definition().maxResumeAge() != null
+        && now.isAfter(root.createdAt().plus(rootFlow.definition().maxResumeAge()))) {
+      settleAll(
+          tree,
+          events,
+          RunStatus.CANCELLED,
+          false,
+          "node "
+              + previous
+              + " stopped while the run was running and the run is older than its maxResumeAge "
+              + rootFlow.definition().maxResumeAge()
+              + "; cancelled by node "
+              + nodeId);
+      return new ClaimDecision(events, false, ClaimOutcome.SETTLED);
+    }
+    if (rootFlow.definition().recovery() == io.baton.flow.RecoveryPolicy.FAIL) {
+      settleAll(
+          tree,
+          events,
+          RunStatus.FAILED,
+          true,
+          "node " + previous + " stopped while the run was running");
+      return new ClaimDecision(events, false, ClaimOutcome.SETTLED);
+    }
+    return new ClaimDecision(events, true, ClaimOutcome.ADOPTED);
+  }
+
+  private static void settleAll(
+      TreeState tree, List<Planned> events, RunStatus to, boolean recoverable, String reason) {
+    for (RunState run : tree.runs()) {
+      if (!run.status().isTerminal()) {
+        events.add(
+            new Planned(
+                run.runId(),
+                RunStateMachine.transition(run.status(), to, reason, recoverable, null)));
+      }
+    }
+  }
+
+  /** Resumes the root and the failed subflows its steps still wait for. */
+  private static ClaimDecision resume(String nodeId, long token, TreeState tree) {
+    List<Planned> events = new ArrayList<>();
+    events.add(new Planned(tree.rootRunId(), claim(nodeId, token, tree, ClaimReason.RESUME)));
+    Set<UUID> resumed = new HashSet<>();
+    for (RunState run : tree.runs()) {
+      if (run.status() == RunStatus.FAILED
+          && run.recoverable()
+          && (run.isRoot() || (resumed.contains(run.parentRunId()) && awaited(tree, run)))) {
+        resumed.add(run.runId());
+        events.add(
+            new Planned(
+                run.runId(),
+                RunStateMachine.transition(RunStatus.FAILED, RunStatus.RUNNING, "resumed")));
+      }
+    }
+    return new ClaimDecision(events, true, ClaimOutcome.ADOPTED);
+  }
+
+  private static boolean awaited(TreeState tree, RunState child) {
+    RunState parent = tree.run(child.parentRunId());
+    if (!parent.hasStep(child.parentStep())) {
+      return false;
+    }
+    StepState step = parent.step(child.parentStep());
+    return step.status() == StepStatus.WAITING
+        && step.waitReason() == WaitReason.CHILD
+        && child.runId().toString().equals(step.waitDetail().path("childRunId").asText());
+  }
+}

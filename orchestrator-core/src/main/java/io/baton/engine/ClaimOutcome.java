@@ -1,0 +1,19 @@
+package io.baton.engine;
+
+/** What became of one attempt to claim a run tree. */
+public enum ClaimOutcome {
+  /** This node owns the tree now and executes it. */
+  ADOPTED,
+  /** Claimed and settled by the recovery policy (failed or cancelled), then released. */
+  SETTLED,
+  /** Nothing to do: the tree is finished, not due, or unknown; the lease was released. */
+  NOTHING_TO_DO,
+  /** Another live node owns the tree (the recorded owner was healed). */
+  OWNED_ELSEWHERE,
+  /** This node is full or draining. */
+  NO_CAPACITY,
+  /** This node executes the tree already. */
+  ALREADY_OWNED,
+  /** A store or lease call failed; the tree is left for a later attempt. */
+  FAILED
+}

@@ -1,0 +1,81 @@
+package io.baton.engine;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one node's engine behaves.
+ *
+ * @param maxConcurrentRuns run trees the node executes at once; beyond that, submitted runs wait as
+ *     PENDING for any node with room, and the claimer adopts no more
+ * @param drainTimeout how long a graceful shutdown lets running steps finish
+ * @param parkAfter a tree whose next timer or retry is at least this far away is parked: journaled
+ *     as WAITING, its lease released and its memory freed
+ * @param signalPollInterval how often the node looks for approvals and cancellations addressed to
+ *     runs it executes that arrived through another node
+ * @param storeRetryMax the longest wait between retries of a journal write while the store is down
+ */
+public record EngineConfig(
+    String nodeId,
+    int maxConcurrentRuns,
+    Duration drainTimeout,
+    Duration parkAfter,
+    Duration signalPollInterval,
+    Duration storeRetryMax) {
+  public static final int DEFAULT_MAX_CONCURRENT_RUNS = 10_000;
+  public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_PARK_AFTER = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_SIGNAL_POLL_INTERVAL = Duration.ofMillis(500);
+  public static final Duration DEFAULT_STORE_RETRY_MAX = Duration.ofSeconds(5);
+
+  public EngineConfig {
+    Objects.requireNonNull(nodeId, "nodeId");
+    if (nodeId.isBlank()) {
+      throw new IllegalArgumentException("nodeId must not be blank");
+    }
+    if (maxConcurrentRuns < 1) {
+      throw new IllegalArgumentException(
+          "execution.maxConcurrentRuns must be at least 1, got " + maxConcurrentRuns);
+    }
+    requirePositive(drainTimeout, "execution.drainTimeout");
+    requirePositive(parkAfter, "execution.parkAfter");
+    requirePositive(signalPollInterval, "execution.signalPollInterval");
+    requirePositive(storeRetryMax, "execution.storeRetryMax");
+  }
+
+  public static EngineConfig defaults(String nodeId) {
+    return new EngineConfig(
+        nodeId,
+        DEFAULT_MAX_CONCURRENT_RUNS,
+        DEFAULT_DRAIN_TIMEOUT,
+        DEFAULT_PARK_AFTER,
+        DEFAULT_SIGNAL_POLL_INTERVAL,
+        DEFAULT_STORE_RETRY_MAX);
+  }
+
+  public EngineConfig withMaxConcurrentRuns(int max) {
+    return new EngineConfig(
+        nodeId, max, drainTimeout, parkAfter, signalPollInterval, storeRetryMax);
+  }
+
+  public EngineConfig withDrainTimeout(Duration timeout) {
+    return new EngineConfig(
+        nodeId, maxConcurrentRuns, timeout, parkAfter, signalPollInterval, storeRetryMax);
+  }
+
+  public EngineConfig withParkAfter(Duration park) {
+    return new EngineConfig(
+        nodeId, maxConcurrentRuns, drainTimeout, park, signalPollInterval, storeRetryMax);
+  }
+
+  public EngineConfig withSignalPollInterval(Duration interval) {
+    return new EngineConfig(
+        nodeId, maxConcurrentRuns, drainTimeout, parkAfter, interval, storeRetryMax);
+  }
+
+  static void requirePositive(Duration value, String key) {
+    if (value == null || value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(key + " must be a positive duration, got " + value);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package io.baton.engine;
+
+import io.baton.journal.AppendRequest;
+import io.baton.journal.AppendResult;
+import io.baton.lease.AcquireResult;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Every call from the engine to its stores and its lease manager, as futures. The engine never
+ * blocks its own thread on I/O: it issues a call here and continues when the future completes. In
+ * production the calls are batched on threads of their own ({@link BatchingEngineIo}); in tests and
+ * the cluster simulation they run as tasks of a deterministic scheduler ({@link
+ * SchedulerEngineIo}). Implementations are thread-safe.
+ */
+public interface EngineIo extends AutoCloseable {
+  /** Appends through the journal (group-committed where the implementation batches). */
+  CompletableFuture<AppendResult> append(AppendRequest request);
+
+  /** Acquires leases for runs (batched where the implementation batches). */
+  CompletableFuture<Map<UUID, AcquireResult>> acquire(List<UUID> runIds);
+
+  /** Releases leases the node holds; the result lists those owned by other nodes. */
+  CompletableFuture<Set<UUID>> release(List<UUID> runIds);
+
+  /** Runs a blocking store or lease call off the engine's thread. */
+  <T> CompletableFuture<T> call(String what, Supplier<T> work);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,12 @@
+package io.baton.engine;
+
+import io.baton.flow.Flow;
+
+/** Turns flow source text (YAML or JSON) into a validated {@link Flow}. */
+@FunctionalInterface
+public interface FlowReader {
+  /**
+   * @throws io.baton.flow.FlowValidationException the text is not a valid flow
+   */
+  Flow read(String text, String sourceName);
+}

@@ -1,0 +1,338 @@
+package io.baton.engine;
+
+import com.codahale.metrics.MetricRegistry;
+import io.baton.capability.CapabilityRegistry;
+import io.baton.lease.ConnectionState;
+import io.baton.lease.LeaseManager;
+import io.baton.lease.NodeInfo;
+import io.baton.recovery.OrphanClaimer;
+import io.baton.recovery.RecoveryConfig;
+import io.baton.recovery.StartupRecovery;
+import io.baton.store.Stores;
+import io.baton.time.Scheduler;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Baton node: its engine, claimer and recovery around a lease manager and stores. Starting
+ * grants the lease, re-adopts the node's own runs, then claims orphans; a graceful stop drains
+ * running steps, journals what finished and releases every lease in one call, so other nodes adopt
+ * the runs at once. A lost lease drops every run; when a fresh lease is granted the node re-adopts
+ * what nobody claimed meanwhile. Thread-safe; lifecycle NEW → STARTED → STOPPED.
+ */
+public final class OrchestratorNode implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(OrchestratorNode.class);
+
+  /** The node's lifecycle. */
+  public enum Phase {
+    NEW,
+    STARTING,
+    READY,
+    DRAINING,
+    STOPPED
+  }
+
+  private final EngineConfig config;
+  private final RecoveryConfig recovery;
+  private final Scheduler scheduler;
+  private final Stores stores;
+  private final LeaseManager leases;
+  private final EngineIo io;
+  private final Engine engine;
+  private final ClaimService claims;
+  private final Orchestrator orchestrator;
+  private final OrphanClaimer claimer;
+  private final StartupRecovery startup;
+  private final SignalPoller poller;
+  private final NodeInfo info;
+  private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
+  private volatile ConnectionState lastLeaseState = ConnectionState.CONNECTED;
+
+  private OrchestratorNode(Builder builder) {
+    this.config = builder.config;
+    this.recovery = builder.recovery;
+    this.scheduler = builder.scheduler;
+    this.stores = builder.stores;
+    this.leases = builder.leases;
+    this.io = builder.io.apply(this);
+    FlowRegistry flows =
+        new FlowRegistry(builder.reader, stores.metadata(), stores.blobs(), scheduler.clock());
+    this.engine =
+        new Engine(
+            config,
+            scheduler,
+            io,
+            builder.capabilities,
+            flows,
+            stores.metadata(),
+            new EngineMetrics(builder.metrics),
+            builder.random);
+    this.claims = new ClaimService(engine, stores.journal(), stores.metadata());
+    this.orchestrator =
+        new Orchestrator(engine, claims, flows, stores.metadata(), stores.journal(), builder.ids);
+    this.claimer =
+        new OrphanClaimer(engine, io, claims, stores.metadata(), leases, scheduler, recovery);
+    this.startup =
+        new StartupRecovery(
+            engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
+    this.poller =
+        new SignalPoller(engine, stores.metadata(), scheduler, config.signalPollInterval());
+    this.info =
+        new NodeInfo(config.nodeId(), builder.address, scheduler.now(), builder.version, false);
+    builder.metrics.gauge(EngineMetrics.LEASE_STATE, () -> () -> leases.state().ordinal());
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public String nodeId() {
+    return config.nodeId();
+  }
+
+  public Orchestrator orchestrator() {
+    return orchestrator;
+  }
+
+  public Engine engine() {
+    return engine;
+  }
+
+  public LeaseManager leases() {
+    return leases;
+  }
+
+  public Stores stores() {
+    return stores;
+  }
+
+  public Phase phase() {
+    return phase.get();
+  }
+
+  /** Ready: started, holding a live lease, not draining. */
+  public boolean isReady() {
+    return phase.get() == Phase.READY && leases.state() == ConnectionState.CONNECTED;
+  }
+
+  /**
+   * Grants the lease, re-adopts this node's runs and starts claiming; the future completes when the
+   * node is ready.
+   */
+  public CompletableFuture<Void> start() {
+    if (!phase.compareAndSet(Phase.NEW, Phase.STARTING)) {
+      throw new IllegalStateException("node " + nodeId() + " was started before");
+    }
+    log.info("node {} starting", nodeId());
+    return io.call(
+            "grant lease",
+            () -> {
+              leases.start(info);
+              leases.onStateChange(this::leaseStateChanged);
+              return null;
+            })
+        .thenCompose(
+            granted -> recovery.enabled() ? startup.run() : CompletableFuture.completedFuture(null))
+        .thenRun(
+            () -> {
+              claimer.start();
+              poller.start();
+              phase.compareAndSet(Phase.STARTING, Phase.READY);
+              log.info("node {} ready", nodeId());
+            });
+  }
+
+  private void leaseStateChanged(ConnectionState state) {
+    ConnectionState previous = lastLeaseState;
+    lastLeaseState = state;
+    switch (state) {
+      case SUSPENDED -> engine.setSuspended(true);
+      case LOST -> engine.dropAll("the node's lease was lost");
+      case CONNECTED -> {
+        engine.setSuspended(false);
+        if (previous == ConnectionState.LOST && phase.get() == Phase.READY && recovery.enabled()) {
+          log.info("node {} has a fresh lease; re-adopting its runs", nodeId());
+          startup.run();
+        }
+      }
+    }
+  }
+
+  /**
+   * The graceful stop: readiness goes false, claiming stops, running steps get up to {@code
+   * drainTimeout} to finish and be journaled, then every lease is released in one call.
+   */
+  public CompletableFuture<Void> drain() {
+    if (!phase.compareAndSet(Phase.READY, Phase.DRAINING)
+        && !phase.compareAndSet(Phase.STARTING, Phase.DRAINING)) {
+      return CompletableFuture.completedFuture(null);
+    }
+    log.info(
+        "node {} draining ({} runs, up to {})",
+        nodeId(),
+        engine.activeCount(),
+        config.drainTimeout());
+    claimer.stop();
+    poller.stop();
+    engine.startDraining();
+    return engine
+        .awaitQuiet(config.drainTimeout())
+        .thenCompose(
+            quiet ->
+                io.call(
+                    "release all leases",
+                    () -> {
+                      if (!quiet) {
+                        log.warn(
+                            "node {}: drain timed out; releasing runs with steps still running",
+                            nodeId());
+                      }
+                      leases.announce(info.asDraining());
+                      leases.releaseAll();
+                      return null;
+                    }))
+        .thenCompose(released -> engine.dropAll("released at shutdown"))
+        .whenComplete(
+            (done, failure) -> {
+              phase.set(Phase.STOPPED);
+              log.info("node {} stopped", nodeId());
+            });
+  }
+
+  /** Stops without draining or releasing, as if the process died (the lease expires later). */
+  public CompletableFuture<Void> halt() {
+    phase.set(Phase.STOPPED);
+    claimer.stop();
+    poller.stop();
+    engine.startDraining();
+    leases.close();
+    return engine.dropAll("halted");
+  }
+
+  /** Runs one safety-net claim pass now (tests and operators). */
+  public CompletableFuture<Void> claimPass() {
+    return claimer.pass();
+  }
+
+  @Override
+  public void close() {
+    if (phase.get() != Phase.STOPPED) {
+      drain().join();
+    }
+    leases.close();
+    io.close();
+  }
+
+  /** Builds a node; every collaborator is injected so tests and the simulation control them. */
+  public static final class Builder {
+    private EngineConfig config;
+    private RecoveryConfig recovery = RecoveryConfig.defaults();
+    private Scheduler scheduler;
+    private Stores stores;
+    private LeaseManager leases;
+    private CapabilityRegistry capabilities;
+    private FlowReader reader;
+    private MetricRegistry metrics = new MetricRegistry();
+    private RandomGenerator random = RandomGenerator.getDefault();
+    private Supplier<UUID> ids = UUID::randomUUID;
+    private Function<OrchestratorNode, EngineIo> io;
+    private String address = "";
+    private String version = "";
+
+    public Builder config(EngineConfig config) {
+      this.config = config;
+      return this;
+    }
+
+    public Builder recovery(RecoveryConfig recovery) {
+      this.recovery = recovery;
+      return this;
+    }
+
+    public Builder scheduler(Scheduler scheduler) {
+      this.scheduler = scheduler;
+      return this;
+    }
+
+    public Builder stores(Stores stores) {
+      this.stores = stores;
+      return this;
+    }
+
+    public Builder leases(LeaseManager leases) {
+      this.leases = leases;
+      return this;
+    }
+
+    public Builder capabilities(CapabilityRegistry capabilities) {
+      this.capabilities = capabilities;
+      return this;
+    }
+
+    public Builder flowReader(FlowReader reader) {
+      this.reader = reader;
+      return this;
+    }
+
+    public Builder metrics(MetricRegistry metrics) {
+      this.metrics = metrics;
+      return this;
+    }
+
+    public Builder random(RandomGenerator random) {
+      this.random = random;
+      return this;
+    }
+
+    public Builder ids(Supplier<UUID> ids) {
+      this.ids = ids;
+      return this;
+    }
+
+    /** The engine's I/O; default: each call a task of the scheduler ({@link SchedulerEngineIo}). */
+    public Builder io(Function<OrchestratorNode, EngineIo> io) {
+      this.io = io;
+      return this;
+    }
+
+    public Builder address(String address) {
+      this.address = address;
+      return this;
+    }
+
+    public Builder version(String version) {
+      this.version = version;
+      return this;
+    }
+
+    public OrchestratorNode build() {
+      require(config, "config");
+      require(scheduler, "scheduler");
+      require(stores, "stores");
+      require(leases, "leases");
+      require(capabilities, "capabilities");
+      require(reader, "flowReader");
+      if (io == null) {
+        io = node -> new SchedulerEngineIo(scheduler, stores.journal(), leases);
+      }
+      return new OrchestratorNode(this);
+    }
+
+    private static void require(Object value, String name) {
+      if (value == null) {
+        throw new IllegalStateException("OrchestratorNode needs " + name);
+      }
+    }
+  }
+
+  Duration drainTimeout() {
+    return config.drainTimeout();
+  }
+}

@@ -1,0 +1,28 @@
+package io.baton.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.journal.ClaimReason;
+import io.baton.journal.RunStatus;
+import java.time.Instant;
+import java.util.UUID;
+
+/** What a node tells its listeners (the HTTP event stream) once it is journaled. */
+public sealed interface RunEvent {
+  UUID runId();
+
+  Instant at();
+
+  /** A run's status changed. */
+  record StatusChanged(
+      UUID runId, UUID rootRunId, String flow, RunStatus status, String reason, Instant at)
+      implements RunEvent {}
+
+  /** A step waits for a person's approval (emitted again by startup recovery for parked runs). */
+  record ApprovalRequested(UUID runId, UUID rootRunId, String step, JsonNode prompt, Instant at)
+      implements RunEvent {}
+
+  /** A node took ownership of a run tree. */
+  record Claimed(
+      UUID runId, String node, String previousNode, ClaimReason reason, long token, Instant at)
+      implements RunEvent {}
+}

@@ -1,0 +1,48 @@
+package io.baton.engine;
+
+import io.baton.flow.Flow;
+import io.baton.flow.StepDefinition;
+import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepState;
+import io.baton.journal.replay.TreeState;
+import io.baton.store.RunRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Builds what clients see of a run from its row and its replayed tree. */
+final class RunViews {
+  private RunViews() {}
+
+  static RunView view(RunRecord row, TreeState tree, Flow flow) {
+    RunState run = tree.run(row.runId());
+    List<StepView> steps = new ArrayList<>();
+    for (StepDefinition step : flow.steps()) {
+      steps.add(
+          run != null && run.hasStep(step.name())
+              ? stepView(run.step(step.name()))
+              : new StepView(step.name(), "PENDING", 0, null, null, null, null, null, null, null));
+    }
+    List<UUID> children = new ArrayList<>();
+    for (RunState other : tree.runs()) {
+      if (row.runId().equals(other.parentRunId())) {
+        children.add(other.runId());
+      }
+    }
+    return new RunView(row, steps, children, tree.claims());
+  }
+
+  private static StepView stepView(StepState step) {
+    return new StepView(
+        step.name(),
+        step.status().name(),
+        step.attempts(),
+        step.output(),
+        step.error(),
+        step.startedAt(),
+        step.finishedAt(),
+        step.retryAt(),
+        step.waitReason() == null ? null : step.waitReason().name().toLowerCase(),
+        step.dueAt());
+  }
+}

@@ -1,0 +1,63 @@
+package io.baton.engine;
+
+import io.baton.journal.AppendRequest;
+import io.baton.journal.AppendResult;
+import io.baton.journal.ExecutionJournal;
+import io.baton.lease.AcquireResult;
+import io.baton.lease.LeaseManager;
+import io.baton.time.Scheduler;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * {@link EngineIo} that runs each call as one task of a {@link Scheduler}, unbatched. With a
+ * deterministic scheduler the whole engine becomes deterministic, which the tests and the cluster
+ * simulation rely on. Thread-safe.
+ */
+public class SchedulerEngineIo implements EngineIo {
+  private final Scheduler scheduler;
+  private final ExecutionJournal journal;
+  private final LeaseManager leases;
+
+  public SchedulerEngineIo(Scheduler scheduler, ExecutionJournal journal, LeaseManager leases) {
+    this.scheduler = scheduler;
+    this.journal = journal;
+    this.leases = leases;
+  }
+
+  @Override
+  public CompletableFuture<AppendResult> append(AppendRequest request) {
+    return call("append", () -> journal.appendAll(List.of(request)).get(0));
+  }
+
+  @Override
+  public CompletableFuture<Map<UUID, AcquireResult>> acquire(List<UUID> runIds) {
+    return call("acquire", () -> leases.acquireAll(runIds));
+  }
+
+  @Override
+  public CompletableFuture<Set<UUID>> release(List<UUID> runIds) {
+    return call("release", () -> leases.releaseAll(runIds));
+  }
+
+  @Override
+  public <T> CompletableFuture<T> call(String what, Supplier<T> work) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    scheduler.execute(
+        () -> {
+          try {
+            result.complete(work.get());
+          } catch (Throwable failure) {
+            result.completeExceptionally(failure);
+          }
+        });
+    return result;
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,119 @@
+package io.baton.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.capability.ErrorCodes;
+import io.baton.journal.JournalCodec;
+import io.baton.journal.RunWoken;
+import io.baton.journal.StepCompleted;
+import io.baton.journal.StepFailed;
+import io.baton.journal.WaitReason;
+import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepState;
+import io.baton.journal.replay.StepStatus;
+import io.baton.store.Signal;
+import io.baton.store.SignalType;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Applies signals from a tree's inbox: cancellations, approvals, rejections. A signal that no
+ * longer applies (the run finished, nothing waits for approval) is stale and only deleted. Signals
+ * are deleted once the events they caused are journaled.
+ */
+final class SignalHandler {
+  private final Engine engine;
+
+  SignalHandler(Engine engine, StepInvoker invoker) {
+    this.engine = engine;
+  }
+
+  void apply(ActiveTree tree, Instant now) {
+    Signal signal;
+    boolean stale = false;
+    while ((signal = tree.inbox.poll()) != null) {
+      tree.signalsToDelete.add(signal.id());
+      RunState run = tree.state.run(signal.runId());
+      if (run == null || Projection.status(tree, run).isTerminal()) {
+        stale = true;
+        continue;
+      }
+      if (signal.type() == SignalType.CANCEL) {
+        Cancellations.cancel(tree, run, "cancelled" + by(signal.payload()));
+      } else if (!answer(tree, run, signal)) {
+        stale = true;
+      }
+    }
+    if (stale && tree.buffer.isEmpty() && tree.inFlight == null) {
+      List<Long> done = List.copyOf(tree.signalsToDelete);
+      tree.signalsToDelete.clear();
+      engine.io.call(
+          "delete stale signals",
+          () -> {
+            engine.metadata.deleteSignals(done);
+            return null;
+          });
+    }
+  }
+
+  /** Approves or rejects the waiting approval steps the signal names; false when none waits. */
+  private boolean answer(ActiveTree tree, RunState run, Signal signal) {
+    boolean answered = false;
+    for (StepState step : List.copyOf(run.steps())) {
+      StepKey key = new StepKey(run.runId(), step.name());
+      if (step.status() != StepStatus.WAITING
+          || step.waitReason() != WaitReason.APPROVAL
+          || tree.busy(key)
+          || (signal.step() != null && !signal.step().equals(step.name()))) {
+        continue;
+      }
+      boolean approved = signal.type() == SignalType.APPROVE;
+      tree.buffer(
+          run.runId(),
+          new RunWoken(
+              step.name(),
+              WaitReason.APPROVAL,
+              approved ? "approved" : "rejected",
+              signal.payload()),
+          key);
+      if (approved) {
+        tree.buffer(
+            run.runId(),
+            new StepCompleted(
+                step.name(), step.nextAttempt(), decision(signal.payload()), step.waitingSince()),
+            key);
+      } else {
+        tree.buffer(
+            run.runId(),
+            new StepFailed(
+                step.name(),
+                step.nextAttempt(),
+                ErrorCodes.REJECTED,
+                "rejected" + by(signal.payload()),
+                false,
+                null,
+                step.waitingSince()),
+            key);
+      }
+      answered = true;
+    }
+    return answered;
+  }
+
+  private static JsonNode decision(JsonNode payload) {
+    ObjectNode output = JournalCodec.mapper().createObjectNode().put("approved", true);
+    if (payload.hasNonNull("by")) {
+      output.set("by", payload.get("by"));
+    }
+    if (payload.hasNonNull("comment")) {
+      output.set("comment", payload.get("comment"));
+    }
+    return output;
+  }
+
+  private static String by(JsonNode payload) {
+    String who = payload.path("by").asText("");
+    String comment = payload.path("comment").asText("");
+    return (who.isEmpty() ? "" : " by " + who) + (comment.isEmpty() ? "" : ": " + comment);
+  }
+}

@@ -1,0 +1,270 @@
+package io.baton.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.capability.Capability;
+import io.baton.capability.ErrorCodes;
+import io.baton.capability.Invocation;
+import io.baton.capability.StepOutcome;
+import io.baton.flow.Flow;
+import io.baton.flow.RetryPolicy;
+import io.baton.flow.StepDefinition;
+import io.baton.flow.TemplateContext;
+import io.baton.flow.TemplateException;
+import io.baton.flow.Templates;
+import io.baton.journal.JournalCodec;
+import io.baton.journal.RunCreated;
+import io.baton.journal.RunWaiting;
+import io.baton.journal.StepCompleted;
+import io.baton.journal.StepFailed;
+import io.baton.journal.WaitReason;
+import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepState;
+import io.baton.journal.replay.StepStatus;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** Starts attempts, enforces their timeouts and turns their outcomes into journal events. */
+final class StepInvoker {
+  private final Engine engine;
+
+  StepInvoker(Engine engine) {
+    this.engine = engine;
+  }
+
+  void start(ActiveTree tree, RunState run, StepDefinition step, StepState state) {
+    int attempt = state == null ? 1 : state.nextAttempt();
+    StepKey key = new StepKey(run.runId(), step.name());
+    Instant now = engine.scheduler.now();
+    Attempt running = new Attempt(key, attempt, now, System.nanoTime());
+    tree.running.put(key, running);
+    Optional<Capability> capability = engine.capabilities.find(step.capability());
+    if (capability.isEmpty()) {
+      finished(
+          tree,
+          running,
+          StepOutcome.failed(
+              "unknown_capability",
+              "no capability named '" + step.capability() + "' on node " + engine.nodeId(),
+              false));
+      return;
+    }
+    JsonNode params;
+    try {
+      params = Templates.render(step.params(), context(run, attempt));
+    } catch (TemplateException e) {
+      finished(tree, running, StepOutcome.failed(ErrorCodes.INVALID_PARAMS, e.getMessage(), false));
+      return;
+    }
+    Instant deadline = step.timeout() == null ? null : now.plus(step.timeout());
+    if (deadline != null) {
+      running.timeout =
+          engine.scheduler.scheduleAt(
+              deadline, () -> engine.onLoop(() -> timedOut(tree, running, step)));
+    }
+    Invocation invocation =
+        new Invocation(
+            run.runId(),
+            step.name(),
+            operation(step, capability.get()),
+            params,
+            attempt,
+            deadline,
+            running,
+            Invocation.idempotencyKey(run.runId(), step.name()),
+            engine.scheduler.clock());
+    invoke(capability.get(), invocation)
+        .whenComplete(
+            (outcome, failure) ->
+                engine.onLoop(
+                    () ->
+                        finished(
+                            tree,
+                            running,
+                            failure == null
+                                ? outcome
+                                : StepOutcome.failed(
+                                    ErrorCodes.INTERNAL, "capability failed: " + failure, true))));
+  }
+
+  private static CompletionStage<StepOutcome> invoke(Capability capability, Invocation invocation) {
+    try {
+      CompletionStage<StepOutcome> stage = capability.invoke(invocation);
+      return stage == null
+          ? CompletableFuture.completedFuture(
+              StepOutcome.failed(
+                  ErrorCodes.INTERNAL, capability.name() + " returned no outcome", true))
+          : stage;
+    } catch (RuntimeException bug) {
+      return CompletableFuture.completedFuture(
+          StepOutcome.failed(ErrorCodes.INTERNAL, capability.name() + " threw " + bug, true));
+    }
+  }
+
+  private static String operation(StepDefinition step, Capability capability) {
+    return step.operation() != null ? step.operation() : capability.defaultOperation().orElse(null);
+  }
+
+  static TemplateContext context(RunState run, int attempt) {
+    Map<String, JsonNode> outputs = new HashMap<>();
+    for (StepState step : run.steps()) {
+      if (step.status() == StepStatus.SUCCEEDED) {
+        outputs.put(step.name(), step.output());
+      }
+    }
+    return new TemplateContext(run.input(), run.trigger(), outputs, run.runId(), attempt);
+  }
+
+  private void timedOut(ActiveTree tree, Attempt attempt, StepDefinition step) {
+    if (tree.running.get(attempt.key) != attempt) {
+      return;
+    }
+    attempt.cancel();
+    finished(
+        tree,
+        attempt,
+        StepOutcome.failed(
+            ErrorCodes.TIMEOUT,
+            "step " + step.name() + " timed out after " + step.timeout(),
+            true));
+  }
+
+  private void finished(ActiveTree tree, Attempt attempt, StepOutcome outcome) {
+    if (tree.retired || tree.running.get(attempt.key) != attempt) {
+      return;
+    }
+    tree.running.remove(attempt.key);
+    if (attempt.timeout != null) {
+      attempt.timeout.cancel();
+    }
+    RunState run = tree.state.run(attempt.key.runId());
+    StepDefinition step = tree.flowOf(run).step(attempt.key.step());
+    if (outcome instanceof StepOutcome.Completed completed) {
+      tree.buffer(
+          run.runId(),
+          new StepCompleted(step.name(), attempt.number, completed.output(), attempt.startedAt),
+          attempt.key);
+    } else if (outcome instanceof StepOutcome.Failed failed) {
+      fail(tree, run, step, attempt.number, failed, attempt.startedAt);
+    } else {
+      suspend(tree, run, step, attempt, (StepOutcome.Suspended) outcome);
+    }
+    engine.drive(tree);
+  }
+
+  /** Journals a failed attempt, with the due time of the next one when the policy allows it. */
+  void fail(
+      ActiveTree tree,
+      RunState run,
+      StepDefinition step,
+      int attempt,
+      StepOutcome.Failed failed,
+      Instant startedAt) {
+    StepState state = run.hasStep(step.name()) ? run.step(step.name()) : null;
+    int inBudget = attempt - (state == null ? 1 : state.budgetStart()) + 1;
+    RetryPolicy retry = step.retry();
+    Instant retryAt = null;
+    if (!ErrorCodes.REJECTED.equals(failed.code())
+        && retry.allowsRetry(inBudget, failed.code(), failed.retryable())) {
+      retryAt = engine.scheduler.now().plus(retry.delayAfter(inBudget, engine.random));
+    }
+    tree.buffer(
+        run.runId(),
+        new StepFailed(
+            step.name(),
+            attempt,
+            failed.code(),
+            failed.message(),
+            failed.retryable(),
+            retryAt,
+            startedAt),
+        new StepKey(run.runId(), step.name()));
+  }
+
+  private void suspend(
+      ActiveTree tree,
+      RunState run,
+      StepDefinition step,
+      Attempt attempt,
+      StepOutcome.Suspended suspended) {
+    if (suspended.reason() != WaitReason.CHILD) {
+      tree.buffer(
+          run.runId(),
+          new RunWaiting(step.name(), suspended.reason(), suspended.dueAt(), suspended.detail()),
+          attempt.key);
+      return;
+    }
+    String flowName = suspended.detail().path("flow").asText("");
+    JsonNode input = suspended.detail().path("input");
+    tree.settling.add(attempt.key);
+    engine
+        .io
+        .call("resolve flow " + flowName, () -> engine.flows.latest(flowName))
+        .whenComplete(
+            (flow, failure) ->
+                engine.onLoop(
+                    () -> {
+                      if (tree.retired) {
+                        return;
+                      }
+                      tree.settling.remove(attempt.key);
+                      startChild(tree, run, step, attempt, flowName, input, flow, failure);
+                      engine.drive(tree);
+                    }));
+  }
+
+  private void startChild(
+      ActiveTree tree,
+      RunState run,
+      StepDefinition step,
+      Attempt attempt,
+      String flowName,
+      JsonNode input,
+      Optional<Flow> flow,
+      Throwable failure) {
+    if (failure != null || flow.isEmpty()) {
+      StepOutcome.Failed failed =
+          failure != null
+              ? new StepOutcome.Failed(
+                  ErrorCodes.INTERNAL, "could not load flow " + flowName + ": " + failure, true)
+              : new StepOutcome.Failed(
+                  ErrorCodes.UNKNOWN_FLOW, "no flow named '" + flowName + "'", false);
+      fail(tree, run, step, attempt.number, failed, attempt.startedAt);
+      return;
+    }
+    UUID childId = childRunId(run.runId(), step.name(), attempt.number);
+    tree.addFlow(flow.get());
+    ObjectNode detail =
+        JournalCodec.mapper()
+            .createObjectNode()
+            .put("childRunId", childId.toString())
+            .put("flow", flowName);
+    tree.buffer(
+        run.runId(), new RunWaiting(step.name(), WaitReason.CHILD, null, detail), attempt.key);
+    tree.buffer(
+        childId,
+        new RunCreated(
+            flow.get().name(),
+            flow.get().hash(),
+            input.isMissingNode() ? null : input,
+            run.runId(),
+            step.name(),
+            null,
+            run.trigger()),
+        null);
+  }
+
+  /**
+   * A child's id follows from its parent, step and attempt, so the same decision gives the same id.
+   */
+  static UUID childRunId(UUID parent, String step, int attempt) {
+    return UUID.nameUUIDFromBytes(
+        (parent + "/" + step + "/" + attempt).getBytes(StandardCharsets.UTF_8));
+  }
+}

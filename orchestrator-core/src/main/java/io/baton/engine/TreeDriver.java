@@ -1,0 +1,152 @@
+package io.baton.engine;
+
+import io.baton.flow.Flow;
+import io.baton.flow.StepDefinition;
+import io.baton.journal.RunStatus;
+import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepState;
+import io.baton.journal.replay.StepStatus;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Decides what a tree does next, from its journaled state: which steps start, which waits end,
+ * which runs finish, change status or park. Runs on the engine's loop; every decision becomes an
+ * event in the tree's buffer (journaled before it counts) or an invocation.
+ */
+final class TreeDriver {
+  private final Engine engine;
+  private final StepInvoker invoker;
+  private final SignalHandler signals;
+
+  TreeDriver(Engine engine) {
+    this.engine = engine;
+    this.invoker = new StepInvoker(engine);
+    this.signals = new SignalHandler(engine, invoker);
+  }
+
+  void drive(ActiveTree tree) {
+    if (tree.retired) {
+      return;
+    }
+    Instant now = engine.scheduler.now();
+    signals.apply(tree, now);
+    Set<UUID> blocked = new HashSet<>();
+    for (RunState run : List.copyOf(tree.state.runs())) {
+      if (!Projection.status(tree, run).isTerminal()) {
+        advance(tree, run, now, blocked);
+      }
+    }
+    settleStatuses(tree, now, blocked);
+    engine.flush(tree);
+    if (tree.quiet() && finishedOrParked(tree)) {
+      engine.retire(tree, true);
+      return;
+    }
+    Wakeups.arm(engine, tree, now);
+  }
+
+  private static boolean finishedOrParked(ActiveTree tree) {
+    RunStatus root = tree.state.root().status();
+    return root.isTerminal() || root == RunStatus.WAITING;
+  }
+
+  private void advance(ActiveTree tree, RunState run, Instant now, Set<UUID> blocked) {
+    Flow flow = tree.flowOf(run);
+    boolean failed = hasFailedStep(run);
+    boolean allSucceeded = true;
+    for (StepDefinition step : flow.steps()) {
+      StepState state = run.hasStep(step.name()) ? run.step(step.name()) : null;
+      StepStatus status = state == null ? StepStatus.PENDING : state.status();
+      allSucceeded &= status == StepStatus.SUCCEEDED;
+      StepKey key = new StepKey(run.runId(), step.name());
+      if (status.isFinished() || tree.busy(key)) {
+        continue;
+      }
+      if (status == StepStatus.WAITING) {
+        Waits.check(engine, invoker, tree, run, step, state, now);
+      } else if (!failed && ready(run, step, state, now)) {
+        if (engine.mayStartSteps()) {
+          invoker.start(tree, run, step, state);
+        } else {
+          blocked.add(run.runId());
+        }
+      }
+    }
+    if (!tree.busy(run.runId())) {
+      if (failed) {
+        Completion.fail(engine, tree, run);
+      } else if (allSucceeded) {
+        Completion.succeed(tree, run);
+      }
+    }
+  }
+
+  private static boolean hasFailedStep(RunState run) {
+    return run.steps().stream().anyMatch(s -> s.status() == StepStatus.FAILED);
+  }
+
+  /** Whether the step may start now: dependencies succeeded, and any back-off is over. */
+  private static boolean ready(RunState run, StepDefinition step, StepState state, Instant now) {
+    if (state != null && state.status() == StepStatus.RETRY_WAIT) {
+      return !now.isBefore(state.retryAt());
+    }
+    for (String need : step.needs()) {
+      if (!run.hasStep(need) || run.step(need).status() != StepStatus.SUCCEEDED) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Subflow runs are RUNNING while they have work and WAITING while they only wait. The root stays
+   * RUNNING while its tree is here, and becomes WAITING when the whole tree parks: nothing runs,
+   * nothing is due soon, so the lease is released and the tree leaves memory.
+   */
+  private void settleStatuses(ActiveTree tree, Instant now, Set<UUID> blocked) {
+    Instant soon = now.plus(engine.config.parkAfter());
+    boolean treeActive = tree.inFlight != null || !tree.running.isEmpty();
+    for (RunState run : tree.state.runs()) {
+      RunStatus current = Projection.status(tree, run);
+      if (current.isTerminal()) {
+        continue;
+      }
+      Instant due = Wakeups.earliestDue(run);
+      boolean active =
+          tree.busy(run.runId())
+              || blocked.contains(run.runId())
+              || (due != null && due.isBefore(soon));
+      treeActive |= active;
+      if (!run.isRoot()) {
+        RunStatus desired = active ? RunStatus.RUNNING : RunStatus.WAITING;
+        if (current != desired) {
+          tree.buffer(
+              run.runId(), RunStateMachine.transition(current, desired, reasonFor(desired)), null);
+        }
+      }
+    }
+    park(tree, treeActive);
+  }
+
+  private static String reasonFor(RunStatus status) {
+    return status == RunStatus.RUNNING ? "has work to do" : "waiting";
+  }
+
+  private void park(ActiveTree tree, boolean treeActive) {
+    RunState root = tree.state.root();
+    RunStatus current = Projection.status(tree, root);
+    if (treeActive || current != RunStatus.RUNNING || Projection.hasOutcomes(tree)) {
+      return;
+    }
+    Instant wakeAt = Wakeups.earliestDue(tree);
+    tree.buffer(
+        root.runId(),
+        RunStateMachine.transition(
+            RunStatus.RUNNING, RunStatus.WAITING, Wakeups.describe(tree), false, wakeAt),
+        null);
+  }
+}

@@ -1,0 +1,205 @@
+package io.baton.recovery;
+
+import io.baton.engine.ClaimService;
+import io.baton.engine.Engine;
+import io.baton.engine.EngineIo;
+import io.baton.journal.ClaimReason;
+import io.baton.journal.RunStatus;
+import io.baton.lease.LeaseManager;
+import io.baton.lease.NodeInfo;
+import io.baton.lease.Orphan;
+import io.baton.lease.OrphanListener;
+import io.baton.lease.Subscription;
+import io.baton.store.MetadataStore;
+import io.baton.store.RunRecord;
+import io.baton.time.Scheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adopts runs nobody executes. Orphans pushed by the lease service's watch are claimed at once
+ * (after a stagger that grows with this node's load, so the least loaded nodes claim first); a
+ * periodic pass every {@code checkInterval} is the safety net: runs recorded as owned by this node
+ * that it does not execute, RUNNING runs of nodes absent from the live list, parked runs that fell
+ * due and pending runs, at most {@code maxClaimsPerCheck} per pass and never beyond this node's
+ * free capacity. Racing nodes learn {@code OwnedBy} from the lease service, heal the recorded
+ * owner, and move on. Thread-safe; start once, {@link #stop()} is idempotent.
+ */
+public final class OrphanClaimer implements OrphanListener {
+  private static final Logger log = LoggerFactory.getLogger(OrphanClaimer.class);
+
+  private final Engine engine;
+  private final EngineIo io;
+  private final ClaimService claims;
+  private final MetadataStore metadata;
+  private final LeaseManager leases;
+  private final Scheduler scheduler;
+  private final RecoveryConfig config;
+  private Subscription watch;
+  private Scheduler.Cancellable nextPass;
+  private volatile boolean running;
+  private volatile boolean passInProgress;
+
+  public OrphanClaimer(
+      Engine engine,
+      EngineIo io,
+      ClaimService claims,
+      MetadataStore metadata,
+      LeaseManager leases,
+      Scheduler scheduler,
+      RecoveryConfig config) {
+    this.engine = engine;
+    this.io = io;
+    this.claims = claims;
+    this.metadata = metadata;
+    this.leases = leases;
+    this.scheduler = scheduler;
+    this.config = config;
+  }
+
+  public synchronized void start() {
+    if (running || !config.enabled()) {
+      return;
+    }
+    running = true;
+    watch = leases.watchOrphans(this);
+    schedulePass(config.checkInterval());
+  }
+
+  public synchronized void stop() {
+    running = false;
+    if (watch != null) {
+      watch.close();
+    }
+    if (nextPass != null) {
+      nextPass.cancel();
+    }
+  }
+
+  @Override
+  public void onOrphans(List<Orphan> orphans) {
+    if (!running) {
+      return;
+    }
+    List<UUID> handoffs = new ArrayList<>();
+    List<UUID> expired = new ArrayList<>();
+    for (Orphan orphan : orphans) {
+      (orphan.handoff() ? handoffs : expired).add(orphan.runId());
+    }
+    Duration stagger = stagger();
+    scheduler.schedule(
+        stagger,
+        () -> {
+          claimPushed(handoffs, ClaimReason.HANDOFF);
+          claimPushed(expired, ClaimReason.ORPHAN);
+        });
+  }
+
+  private void claimPushed(List<UUID> roots, ClaimReason reason) {
+    if (!roots.isEmpty() && running) {
+      claims.claim(roots, reason);
+    }
+  }
+
+  @Override
+  public void onWatchGap(String reason) {
+    log.warn("orphan watch lost events ({}); scanning now", reason);
+    scheduler.execute(this::pass);
+  }
+
+  /** Claims one run now (a parked run that got a signal, a pending run). */
+  public void nudge(UUID root, ClaimReason reason) {
+    claims.claim(List.of(root), reason);
+  }
+
+  /** Waits longer the busier this node is: empty nodes claim pushed orphans first. */
+  Duration stagger() {
+    double load =
+        1.0
+            - (double) engine.freeCapacity()
+                / Math.max(1, engine.freeCapacity() + engine.activeCount());
+    return Duration.ofNanos((long) (config.claimStagger().toNanos() * Math.max(0, load)));
+  }
+
+  private void schedulePass(Duration delay) {
+    synchronized (this) {
+      if (running) {
+        nextPass =
+            scheduler.schedule(
+                delay,
+                () -> {
+                  pass();
+                  schedulePass(config.checkInterval());
+                });
+      }
+    }
+  }
+
+  /** One safety-net pass; returns when its claims are done. */
+  public CompletableFuture<Void> pass() {
+    if (!running || passInProgress) {
+      return CompletableFuture.completedFuture(null);
+    }
+    passInProgress = true;
+    return io.call("find claimable runs", this::candidates)
+        .thenCompose(this::claimCandidates)
+        .whenComplete(
+            (done, failure) -> {
+              passInProgress = false;
+              if (failure != null) {
+                log.warn("orphan pass on node {} failed: {}", engine.nodeId(), failure.toString());
+              }
+            });
+  }
+
+  private record Candidates(List<UUID> interrupted, List<UUID> due, List<UUID> pending) {}
+
+  private Candidates candidates() {
+    int budget = Math.min(config.maxClaimsPerCheck(), engine.freeCapacity());
+    if (budget == 0) {
+      return new Candidates(List.of(), List.of(), List.of());
+    }
+    Set<String> live = new HashSet<>();
+    for (NodeInfo node : leases.listNodes()) {
+      live.add(node.nodeId());
+    }
+    live.add(engine.nodeId());
+    Set<UUID> interrupted = new LinkedHashSet<>();
+    for (UUID own : metadata.findRootsOwnedBy(engine.nodeId(), RunStatus.RUNNING, budget)) {
+      if (!engine.owns(own)) {
+        interrupted.add(own);
+      }
+    }
+    for (RunRecord dead : metadata.findRunningRootsOutside(live, budget)) {
+      interrupted.add(dead.runId());
+    }
+    List<UUID> due = metadata.findDueWaitingRoots(scheduler.now(), budget);
+    List<UUID> pending = metadata.findPendingRoots(budget);
+    return new Candidates(limit(interrupted, budget), due, pending);
+  }
+
+  private static List<UUID> limit(Set<UUID> ids, int max) {
+    return ids.stream().limit(max).toList();
+  }
+
+  private CompletableFuture<Void> claimCandidates(Candidates found) {
+    int budget = Math.min(config.maxClaimsPerCheck(), engine.freeCapacity());
+    List<UUID> interrupted = found.interrupted().stream().limit(budget).toList();
+    budget -= interrupted.size();
+    List<UUID> due = found.due().stream().limit(Math.max(0, budget)).toList();
+    budget -= due.size();
+    List<UUID> pending = found.pending().stream().limit(Math.max(0, budget)).toList();
+    return CompletableFuture.allOf(
+        claims.claim(interrupted, ClaimReason.ORPHAN),
+        claims.claim(due, ClaimReason.WAKE),
+        claims.claim(pending, ClaimReason.PENDING));
+  }
+}
