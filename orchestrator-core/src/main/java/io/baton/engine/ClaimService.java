@@ -49,12 +49,21 @@ public final class ClaimService {
   /** Claims the trees; the future holds what became of each (it never fails). */
   public CompletableFuture<Map<UUID, ClaimOutcome>> claim(
       Collection<UUID> roots, ClaimReason reason) {
+    return claim(roots, reason, false);
+  }
+
+  /**
+   * Claims the trees, with {@code beyondCapacity} even when the node is full (a client asked for
+   * this run explicitly).
+   */
+  public CompletableFuture<Map<UUID, ClaimOutcome>> claim(
+      Collection<UUID> roots, ClaimReason reason, boolean beyondCapacity) {
     Map<UUID, ClaimOutcome> outcomes = new ConcurrentHashMap<>();
     List<UUID> reserved = new ArrayList<>();
     for (UUID root : roots) {
       if (engine.owns(root)) {
         outcomes.put(root, ClaimOutcome.ALREADY_OWNED);
-      } else if (engine.reserve(root)) {
+      } else if (engine.reserve(root, beyondCapacity)) {
         reserved.add(root);
       } else {
         outcomes.put(
@@ -186,10 +195,7 @@ public final class ClaimService {
       return settle(root, decision.outcome());
     }
     log.info("node {} adopted run {} ({}, token {})", engine.nodeId(), root, reason, token);
-    engine.adopt(root, token, tree, loaded.flows());
-    if (!loaded.signals().isEmpty()) {
-      engine.deliver(loaded.signals());
-    }
+    engine.adopt(root, token, tree, loaded.flows(), loaded.signals());
     return CompletableFuture.completedFuture(ClaimOutcome.ADOPTED);
   }
 

@@ -93,12 +93,20 @@ public final class Engine {
    * false when the node is full, draining, or has the tree already.
    */
   public boolean reserve(UUID rootRunId) {
+    return reserve(rootRunId, false);
+  }
+
+  /**
+   * Like {@link #reserve(UUID)}; with {@code beyondCapacity} the node's limit is not checked (for a
+   * client's explicit request, such as cancelling a pending run while every node is full).
+   */
+  public boolean reserve(UUID rootRunId, boolean beyondCapacity) {
     if (draining) {
       return false;
     }
     while (true) {
       int current = occupied.get();
-      if (current >= config.maxConcurrentRuns()) {
+      if (current >= config.maxConcurrentRuns() && !beyondCapacity) {
         return false;
       }
       if (occupied.compareAndSet(current, current + 1)) {
@@ -159,11 +167,16 @@ public final class Engine {
    * caller's capacity reservation passes to the tree.
    */
   void adopt(
-      UUID rootId, long token, TreeState state, Map<String, io.baton.flow.Flow> flowsByHash) {
+      UUID rootId,
+      long token,
+      TreeState state,
+      Map<String, io.baton.flow.Flow> flowsByHash,
+      List<Signal> signals) {
     owned.add(rootId);
     onLoop(
         () -> {
           ActiveTree tree = new ActiveTree(rootId, token, state, flowsByHash);
+          tree.inbox.addAll(signals);
           ActiveTree previous = trees.put(rootId, tree);
           if (previous != null) {
             log.warn("run {} adopted again with token {}; dropping the older copy", rootId, token);

@@ -179,7 +179,7 @@ public final class Orchestrator {
                 tree.apply(entry);
                 Announcements.announce(engine, runId, tree, entry);
               }
-              engine.adopt(runId, token, tree, Map.of(flow.hash(), flow));
+              engine.adopt(runId, token, tree, Map.of(flow.hash(), flow), List.of());
               return CompletableFuture.completedFuture(new SubmitResult(project(request), true));
             });
   }
@@ -368,7 +368,7 @@ public final class Orchestrator {
               }
               return run;
             })
-        .thenCompose(run -> claims.claim(List.of(runId), ClaimReason.RESUME))
+        .thenCompose(run -> claims.claim(List.of(runId), ClaimReason.RESUME, true))
         .thenCompose(
             outcomes -> {
               ClaimOutcome outcome = outcomes.get(runId);
@@ -377,7 +377,7 @@ public final class Orchestrator {
                     runId,
                     "node "
                         + engine.nodeId()
-                        + " has no room to resume run "
+                        + " is draining and cannot resume run "
                         + runId
                         + "; try another node");
               }
@@ -395,7 +395,8 @@ public final class Orchestrator {
       if (rootRow.status() == RunStatus.WAITING || rootRow.status() == RunStatus.PENDING) {
         claims.claim(
             List.of(root),
-            rootRow.status() == RunStatus.WAITING ? ClaimReason.WAKE : ClaimReason.PENDING);
+            rootRow.status() == RunStatus.WAITING ? ClaimReason.WAKE : ClaimReason.PENDING,
+            true);
       }
     }
     return awaitApplied(signal, engine.scheduler.now().plus(SIGNAL_WAIT));
