@@ -54,21 +54,34 @@ final class TreeDriver {
     return root.isTerminal() || root == RunStatus.WAITING;
   }
 
+  /**
+   * Starts what is ready, ends waits that are over, and finishes the run once nothing more can
+   * happen in it. A failed step stops only the steps that depend on it: independent branches run to
+   * their own end, so a run's final state depends on its flow and its steps' outcomes, never on
+   * timing (and a run replayed after a crash ends exactly as it would have).
+   */
   private void advance(ActiveTree tree, RunState run, Instant now, Set<UUID> blocked) {
     Flow flow = tree.flowOf(run);
-    boolean failed = hasFailedStep(run);
+    Set<String> doomed = Dependencies.blockedByFailure(run, flow);
+    boolean failed = false;
+    boolean canProgress = false;
     boolean allSucceeded = true;
     for (StepDefinition step : flow.steps()) {
       StepState state = run.hasStep(step.name()) ? run.step(step.name()) : null;
       StepStatus status = state == null ? StepStatus.PENDING : state.status();
       allSucceeded &= status == StepStatus.SUCCEEDED;
+      failed |= status == StepStatus.FAILED;
       StepKey key = new StepKey(run.runId(), step.name());
-      if (status.isFinished() || tree.busy(key)) {
+      if (status.isFinished() || doomed.contains(step.name())) {
+        continue;
+      }
+      canProgress = true;
+      if (tree.busy(key)) {
         continue;
       }
       if (status == StepStatus.WAITING) {
         Waits.check(engine, invoker, tree, run, step, state, now);
-      } else if (!failed && ready(run, step, state, now)) {
+      } else if (ready(run, step, state, now)) {
         if (engine.mayStartSteps()) {
           invoker.start(tree, run, step, state);
         } else {
@@ -77,16 +90,12 @@ final class TreeDriver {
       }
     }
     if (!tree.busy(run.runId())) {
-      if (failed) {
+      if (failed && !canProgress) {
         Completion.fail(engine, tree, run);
       } else if (allSucceeded) {
         Completion.succeed(tree, run);
       }
     }
-  }
-
-  private static boolean hasFailedStep(RunState run) {
-    return run.steps().stream().anyMatch(s -> s.status() == StepStatus.FAILED);
   }
 
   /** Whether the step may start now: dependencies succeeded, and any back-off is over. */

@@ -152,6 +152,28 @@ class EngineRunTest {
   }
 
   @Test
+  void a_failed_step_stops_only_the_steps_that_depend_on_it() {
+    Flow flow =
+        TestFlows.named("branches")
+            .step("bad", "flaky", "{\"succeedOn\": 0, \"retryable\": false}", List.of(), null, null)
+            .step("after-bad", "echo", "{}", List.of("bad"), null, null)
+            .step("independent", "echo", "{\"ok\": true}", List.of(), null, null)
+            .build();
+    RunRecord run = runToEnd(flow, "{}");
+
+    assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(run.error().message()).contains("step bad failed");
+    assertThat(cluster.capabilities.callsOf("independent")).isEqualTo(1);
+    assertThat(cluster.capabilities.callsOf("after-bad")).isZero();
+    assertThat(cluster.node("node-a").orchestrator().get(run.runId()).steps())
+        .extracting(StepView::name, StepView::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("bad", "FAILED"),
+            org.assertj.core.groups.Tuple.tuple("after-bad", "PENDING"),
+            org.assertj.core.groups.Tuple.tuple("independent", "SUCCEEDED"));
+  }
+
+  @Test
   void an_unknown_flow_is_refused() {
     cluster.start("node-a");
     Orchestrator orchestrator = cluster.node("node-a").orchestrator();

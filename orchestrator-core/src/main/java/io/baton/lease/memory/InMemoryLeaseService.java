@@ -39,7 +39,16 @@ public final class InMemoryLeaseService {
   private long nextLeaseId = 1;
 
   public InMemoryLeaseService(Scheduler scheduler) {
+    this(scheduler, 0);
+  }
+
+  /**
+   * A service whose tokens start above {@code initialRevision}: a process that restarts on a
+   * durable journal must never issue a token smaller than one the journal already holds.
+   */
+  public InMemoryLeaseService(Scheduler scheduler, long initialRevision) {
     this.scheduler = scheduler;
+    this.revision = initialRevision;
   }
 
   private static final class Lease {

@@ -44,6 +44,7 @@ public final class TestCapabilities {
     return CapabilityRegistry.builder()
         .register(simple("echo", inv -> StepOutcome.completed(inv.params())))
         .register(simple("flaky", TestCapabilities::flaky))
+        .register(simple("det", TestCapabilities::deterministic))
         .register(new Gate())
         .register(
             simple(
@@ -75,6 +76,24 @@ public final class TestCapabilities {
           inv.params().path("retryable").asBoolean(true));
     }
     ObjectNode output = JournalCodec.mapper().createObjectNode().put("attempt", inv.attempt());
+    return StepOutcome.completed(output);
+  }
+
+  /**
+   * Fails (retryable) on attempts up to {@code params.failFirst}, then completes with an output
+   * that depends only on the step, the attempt and the params: the same attempt always gives the
+   * same result, before and after a crash.
+   */
+  private static StepOutcome deterministic(Invocation inv) {
+    if (inv.attempt() <= inv.params().path("failFirst").asInt(0)) {
+      return StepOutcome.failed("boom", "attempt " + inv.attempt() + " failed", true);
+    }
+    ObjectNode output =
+        JournalCodec.mapper()
+            .createObjectNode()
+            .put("step", inv.stepName())
+            .put("attempt", inv.attempt());
+    output.set("in", inv.params().path("in"));
     return StepOutcome.completed(output);
   }
 

@@ -27,7 +27,7 @@ public final class TestCluster implements AutoCloseable {
   public static final Duration TTL = Duration.ofSeconds(10);
 
   public final ManualScheduler scheduler = new ManualScheduler();
-  public final InMemoryLeaseService leaseService = new InMemoryLeaseService(scheduler);
+  public final InMemoryLeaseService leaseService;
   public final Stores stores;
   public final TestCapabilities capabilities = new TestCapabilities();
   private final CapabilityRegistry registry = capabilities.registry();
@@ -41,7 +41,13 @@ public final class TestCluster implements AutoCloseable {
   }
 
   public TestCluster(Stores stores) {
+    this(stores, 0);
+  }
+
+  /** A cluster on existing stores whose lease tokens start above {@code initialRevision}. */
+  public TestCluster(Stores stores, long initialRevision) {
     this.stores = stores != null ? stores : InMemoryStores.create(scheduler.clock());
+    this.leaseService = new InMemoryLeaseService(scheduler, initialRevision);
   }
 
   public TestCluster engineConfig(UnaryOperator<EngineConfig> customize) {

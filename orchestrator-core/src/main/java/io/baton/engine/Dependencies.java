@@ -1,0 +1,43 @@
+package io.baton.engine;
+
+import io.baton.flow.Flow;
+import io.baton.flow.StepDefinition;
+import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepStatus;
+import java.util.HashSet;
+import java.util.Set;
+
+/** What a run's failed steps block. */
+final class Dependencies {
+  private Dependencies() {}
+
+  /** The unfinished steps that need a failed step, directly or through other steps. */
+  static Set<String> blockedByFailure(RunState run, Flow flow) {
+    Set<String> failed = new HashSet<>();
+    for (StepDefinition step : flow.steps()) {
+      if (run.hasStep(step.name()) && run.step(step.name()).status() == StepStatus.FAILED) {
+        failed.add(step.name());
+      }
+    }
+    Set<String> blocked = new HashSet<>();
+    if (failed.isEmpty()) {
+      return blocked;
+    }
+    boolean grew = true;
+    while (grew) {
+      grew = false;
+      for (StepDefinition step : flow.steps()) {
+        if (blocked.contains(step.name()) || failed.contains(step.name())) {
+          continue;
+        }
+        for (String need : step.needs()) {
+          if (failed.contains(need) || blocked.contains(need)) {
+            grew |= blocked.add(step.name());
+            break;
+          }
+        }
+      }
+    }
+    return blocked;
+  }
+}
