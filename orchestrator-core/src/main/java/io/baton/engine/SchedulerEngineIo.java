@@ -44,10 +44,16 @@ public class SchedulerEngineIo implements EngineIo {
     return call("release", () -> leases.releaseAll(runIds));
   }
 
+  /** How long a call takes before it runs; none by default (the simulation adds latency). */
+  protected java.time.Duration latency(String what) {
+    return java.time.Duration.ZERO;
+  }
+
   @Override
   public <T> CompletableFuture<T> call(String what, Supplier<T> work) {
     CompletableFuture<T> result = new CompletableFuture<>();
-    scheduler.execute(
+    scheduler.schedule(
+        latency(what),
         () -> {
           try {
             result.complete(work.get());

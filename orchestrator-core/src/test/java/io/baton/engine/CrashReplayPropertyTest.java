@@ -3,10 +3,10 @@ package io.baton.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.engine.testing.FlowGenerator;
 import io.baton.engine.testing.RecordingJournal;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
-import io.baton.flow.Backoff;
 import io.baton.flow.Flow;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.JournalEntry;
@@ -49,7 +49,7 @@ class CrashReplayPropertyTest {
   private record Outcome(String status, JsonNode output, List<String> steps) {}
 
   private void check(long seed) {
-    Flow flow = generate(new Random(seed));
+    Flow flow = FlowGenerator.dagOfDeterministicSteps(new Random(seed), "generated");
     List<AppendRequest> appends = new ArrayList<>();
     Outcome reference = run(flow, null, appends);
     for (int crashAfter = 1; crashAfter < appends.size(); crashAfter++) {
@@ -106,61 +106,5 @@ class CrashReplayPropertyTest {
             .isTrue();
       }
     }
-  }
-
-  /**
-   * A flow of 2 to 7 steps, in sequence or a DAG, whose steps fail a few times before succeeding.
-   */
-  static Flow generate(Random random) {
-    TestFlows flow = TestFlows.named("generated-" + random.nextInt(1_000_000));
-    int count = 2 + random.nextInt(6);
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      String name = "s" + i;
-      List<String> needs = needs(random, names);
-      int failFirst = pick(random, new int[] {0, 0, 0, 0, 1, 1, 2, 9});
-      int maxAttempts = failFirst == 9 ? 1 + random.nextInt(3) : failFirst + 1 + random.nextInt(2);
-      StringBuilder params =
-          new StringBuilder("{\"failFirst\": " + failFirst + ", \"in\": {\"x\": \"{{ input.x }}\"");
-      for (String need : needs) {
-        params
-            .append(", \"")
-            .append(need)
-            .append("\": \"{{ steps.")
-            .append(need)
-            .append(".output.attempt }}\"");
-      }
-      params.append("}}");
-      flow.step(name, "det", params.toString(), needs, null, null)
-          .retry(
-              maxAttempts,
-              Duration.ofMillis(100),
-              Backoff.values()[random.nextInt(3)],
-              null,
-              false,
-              List.of());
-      names.add(name);
-    }
-    return flow.build();
-  }
-
-  private static List<String> needs(Random random, List<String> earlier) {
-    if (earlier.isEmpty()) {
-      return List.of();
-    }
-    if (random.nextBoolean()) {
-      return List.of(earlier.get(earlier.size() - 1));
-    }
-    List<String> needs = new ArrayList<>();
-    for (String candidate : earlier) {
-      if (random.nextInt(3) == 0) {
-        needs.add(candidate);
-      }
-    }
-    return needs.isEmpty() ? List.of(earlier.get(random.nextInt(earlier.size()))) : needs;
-  }
-
-  private static int pick(Random random, int[] choices) {
-    return choices[random.nextInt(choices.length)];
   }
 }

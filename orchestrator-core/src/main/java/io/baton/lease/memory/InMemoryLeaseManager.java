@@ -27,6 +27,7 @@ public final class InMemoryLeaseManager implements LeaseManager {
   private final LeaseKeeper keeper;
   private volatile NodeInfo info;
   private volatile long leaseId = -1;
+  private final List<Subscription> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public InMemoryLeaseManager(
       String nodeId, Duration leaseTtl, InMemoryLeaseService service, Scheduler scheduler) {
@@ -116,7 +117,12 @@ public final class InMemoryLeaseManager implements LeaseManager {
 
   @Override
   public Subscription watchOrphans(OrphanListener listener) {
-    return service.watch(listener);
+    Subscription subscription = service.watch(listener);
+    watches.add(subscription);
+    return () -> {
+      watches.remove(subscription);
+      subscription.close();
+    };
   }
 
   @Override
@@ -132,6 +138,8 @@ public final class InMemoryLeaseManager implements LeaseManager {
   @Override
   public void close() {
     keeper.close();
+    List.copyOf(watches).forEach(Subscription::close);
+    watches.clear();
   }
 
   private long liveLease() {

@@ -2,28 +2,17 @@ package io.baton.engine.testing;
 
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
-import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
-import io.baton.journal.JournalEntry;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A journal that remembers every append it accepted, in order. Thread-safe. */
-public final class RecordingJournal implements ExecutionJournal {
-  private final ExecutionJournal delegate;
+public final class RecordingJournal extends ForwardingJournal {
   public final List<AppendRequest> accepted = new CopyOnWriteArrayList<>();
 
   public RecordingJournal(ExecutionJournal delegate) {
-    this.delegate = delegate;
-  }
-
-  @Override
-  public void append(AppendRequest request) {
-    appendAll(List.of(request)).get(0).throwIfFailed();
+    super(delegate);
   }
 
   @Override
@@ -37,40 +26,5 @@ public final class RecordingJournal implements ExecutionJournal {
     }
     accepted.addAll(written);
     return results;
-  }
-
-  @Override
-  public List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit) {
-    return delegate.readFrom(rootRunId, fromSeq, limit);
-  }
-
-  @Override
-  public long latestSequence(UUID rootRunId) {
-    return delegate.latestSequence(rootRunId);
-  }
-
-  @Override
-  public OptionalLong currentToken(UUID rootRunId) {
-    return delegate.currentToken(rootRunId);
-  }
-
-  @Override
-  public void checkpoint(UUID rootRunId, long token, Checkpoint checkpoint) {
-    delegate.checkpoint(rootRunId, token, checkpoint);
-  }
-
-  @Override
-  public Optional<Checkpoint> getCheckpoint(UUID rootRunId) {
-    return delegate.getCheckpoint(rootRunId);
-  }
-
-  @Override
-  public int compact(UUID rootRunId) {
-    return delegate.compact(rootRunId);
-  }
-
-  @Override
-  public List<UUID> listActiveRoots(UUID after, int limit) {
-    return delegate.listActiveRoots(after, limit);
   }
 }

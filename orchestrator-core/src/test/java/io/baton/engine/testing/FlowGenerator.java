@@ -1,0 +1,76 @@
+package io.baton.engine.testing;
+
+import io.baton.flow.Backoff;
+import io.baton.flow.Flow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/** Seeded random flows for property tests and the cluster simulation. */
+public final class FlowGenerator {
+  private FlowGenerator() {}
+
+  /**
+   * A flow of 2 to 7 deterministic ({@code det}) steps, in sequence or a DAG, whose steps fail a
+   * few times before succeeding; some exhaust their attempts.
+   */
+  public static Flow dagOfDeterministicSteps(Random random, String name) {
+    TestFlows flow = TestFlows.named(name);
+    int count = 2 + random.nextInt(6);
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String step = "s" + i;
+      List<String> needs = needs(random, names);
+      int failFirst = pick(random, new int[] {0, 0, 0, 0, 1, 1, 2, 9});
+      int maxAttempts = failFirst == 9 ? 1 + random.nextInt(3) : failFirst + 1 + random.nextInt(2);
+      flow.step(step, "det", detParams(failFirst, needs), needs, null, null)
+          .retry(
+              maxAttempts,
+              Duration.ofMillis(100),
+              Backoff.values()[random.nextInt(3)],
+              null,
+              false,
+              List.of());
+      names.add(step);
+    }
+    return flow.build();
+  }
+
+  /**
+   * Params of a {@code det} step that fails {@code failFirst} times and reads its needs' outputs.
+   */
+  public static String detParams(int failFirst, List<String> needs) {
+    StringBuilder params =
+        new StringBuilder("{\"failFirst\": " + failFirst + ", \"in\": {\"x\": \"{{ input.x }}\"");
+    for (String need : needs) {
+      params
+          .append(", \"")
+          .append(need)
+          .append("\": \"{{ steps.")
+          .append(need)
+          .append(".output.attempt }}\"");
+    }
+    return params.append("}}").toString();
+  }
+
+  private static List<String> needs(Random random, List<String> earlier) {
+    if (earlier.isEmpty()) {
+      return List.of();
+    }
+    if (random.nextBoolean()) {
+      return List.of(earlier.get(earlier.size() - 1));
+    }
+    List<String> needs = new ArrayList<>();
+    for (String candidate : earlier) {
+      if (random.nextInt(3) == 0) {
+        needs.add(candidate);
+      }
+    }
+    return needs.isEmpty() ? List.of(earlier.get(random.nextInt(earlier.size()))) : needs;
+  }
+
+  private static int pick(Random random, int[] choices) {
+    return choices[random.nextInt(choices.length)];
+  }
+}

@@ -1,0 +1,65 @@
+package io.baton.engine.testing;
+
+import io.baton.journal.AppendRequest;
+import io.baton.journal.AppendResult;
+import io.baton.journal.Checkpoint;
+import io.baton.journal.ExecutionJournal;
+import io.baton.journal.JournalEntry;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+/** A journal that forwards every call; subclasses intercept what they need. */
+public abstract class ForwardingJournal implements ExecutionJournal {
+  protected final ExecutionJournal delegate;
+
+  protected ForwardingJournal(ExecutionJournal delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public void append(AppendRequest request) {
+    appendAll(List.of(request)).get(0).throwIfFailed();
+  }
+
+  @Override
+  public List<AppendResult> appendAll(List<AppendRequest> requests) {
+    return delegate.appendAll(requests);
+  }
+
+  @Override
+  public List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit) {
+    return delegate.readFrom(rootRunId, fromSeq, limit);
+  }
+
+  @Override
+  public long latestSequence(UUID rootRunId) {
+    return delegate.latestSequence(rootRunId);
+  }
+
+  @Override
+  public OptionalLong currentToken(UUID rootRunId) {
+    return delegate.currentToken(rootRunId);
+  }
+
+  @Override
+  public void checkpoint(UUID rootRunId, long token, Checkpoint checkpoint) {
+    delegate.checkpoint(rootRunId, token, checkpoint);
+  }
+
+  @Override
+  public Optional<Checkpoint> getCheckpoint(UUID rootRunId) {
+    return delegate.getCheckpoint(rootRunId);
+  }
+
+  @Override
+  public int compact(UUID rootRunId) {
+    return delegate.compact(rootRunId);
+  }
+
+  @Override
+  public List<UUID> listActiveRoots(UUID after, int limit) {
+    return delegate.listActiveRoots(after, limit);
+  }
+}

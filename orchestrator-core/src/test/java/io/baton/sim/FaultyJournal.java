@@ -1,0 +1,45 @@
+package io.baton.sim;
+
+import io.baton.engine.testing.ForwardingJournal;
+import io.baton.journal.AppendRequest;
+import io.baton.journal.AppendResult;
+import io.baton.journal.ExecutionJournal;
+import io.baton.journal.JournalEntry;
+import io.baton.store.StoreUnavailableException;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One node's way to the journal: it fails while the node cannot reach the store, and sometimes at
+ * random; a failed append may have been written (an ambiguous commit), as with a real database.
+ */
+final class FaultyJournal extends ForwardingJournal {
+  private final String node;
+  private final SimFaults faults;
+
+  FaultyJournal(String node, ExecutionJournal delegate, SimFaults faults) {
+    super(delegate);
+    this.node = node;
+    this.faults = faults;
+  }
+
+  @Override
+  public List<AppendResult> appendAll(List<AppendRequest> requests) {
+    if (faults.storeFails(node)) {
+      if (faults.afterWrite()) {
+        delegate.appendAll(requests);
+      }
+      throw new StoreUnavailableException("simulated: node " + node + " lost the store", null);
+    }
+    return delegate.appendAll(requests);
+  }
+
+  @Override
+  public List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit) {
+    if (faults.storeFails(node)) {
+      throw new StoreUnavailableException(
+          "simulated: node " + node + " cannot read the journal", null);
+    }
+    return delegate.readFrom(rootRunId, fromSeq, limit);
+  }
+}
