@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -36,8 +35,7 @@ public final class Templates {
     }
     if (template.isObject()) {
       ObjectNode rendered = JsonNodeFactory.instance.objectNode();
-      for (Iterator<Map.Entry<String, JsonNode>> it = template.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> field = it.next();
+      for (Map.Entry<String, JsonNode> field : template.properties()) {
         rendered.set(field.getKey(), render(field.getValue(), context));
       }
       return rendered;

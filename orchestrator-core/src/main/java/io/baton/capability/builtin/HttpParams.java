@@ -1,0 +1,93 @@
+package io.baton.capability.builtin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.capability.Capability.ParamProblem;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The params of {@code http}: {@code url} (required, absolute http or https), {@code headers} (a
+ * mapping of names to strings), {@code query} (a mapping of names to scalars or lists of scalars),
+ * {@code body} (any JSON). A value holding a template is only checked once rendered.
+ */
+final class HttpParams {
+  static final List<String> KEYS = List.of("url", "headers", "query", "body");
+  private static final Set<String> SET_BY_CLIENT =
+      Set.of("connection", "content-length", "expect", "host", "upgrade");
+
+  private HttpParams() {}
+
+  static List<ParamProblem> check(JsonNode params) {
+    ParamChecks checks = new ParamChecks(HttpCapability.NAME);
+    if (checks.mapping(params, KEYS)) {
+      url(params, checks);
+      headers(params.get("headers"), checks);
+      query(params.get("query"), checks);
+    }
+    return checks.problems();
+  }
+
+  private static void url(JsonNode params, ParamChecks checks) {
+    String url = checks.requiredText(params, "url", "the url to call, such as https://host/path");
+    if (url == null || ParamChecks.isTemplate(params.get("url"))) {
+      return;
+    }
+    try {
+      HttpRequests.uri(url);
+    } catch (IllegalArgumentException e) {
+      checks.add("url", e.getMessage());
+    }
+  }
+
+  private static void headers(JsonNode headers, ParamChecks checks) {
+    if (headers == null || ParamChecks.isTemplate(headers)) {
+      return;
+    }
+    if (!headers.isObject()) {
+      checks.add("headers", "headers must be a mapping of names to strings");
+      return;
+    }
+    for (Map.Entry<String, JsonNode> header : headers.properties()) {
+      String field = "headers." + header.getKey();
+      String name = header.getKey().toLowerCase(Locale.ROOT);
+      if (!header.getValue().isTextual()) {
+        checks.add(field, "header values must be strings; quote " + header.getValue());
+      } else if (SET_BY_CLIENT.contains(name)) {
+        checks.add(field, "header '" + header.getKey() + "' is set by the HTTP client");
+      } else if (name.equals(HttpRequests.IDEMPOTENCY_KEY.toLowerCase(Locale.ROOT))) {
+        checks.add(field, "Baton sends Idempotency-Key itself (the run id and step name)");
+      }
+    }
+  }
+
+  private static void query(JsonNode query, ParamChecks checks) {
+    if (query == null || ParamChecks.isTemplate(query)) {
+      return;
+    }
+    if (!query.isObject()) {
+      checks.add("query", "query must be a mapping of names to values");
+      return;
+    }
+    for (Map.Entry<String, JsonNode> parameter : query.properties()) {
+      if (!isScalarOrList(parameter.getValue())) {
+        checks.add(
+            "query." + parameter.getKey(),
+            "query values must be strings, numbers, booleans or lists of them");
+      }
+    }
+  }
+
+  private static boolean isScalarOrList(JsonNode value) {
+    if (value.isArray()) {
+      for (JsonNode element : value) {
+        if (!element.isValueNode() || element.isNull()) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return value.isValueNode() && !value.isNull();
+  }
+}

@@ -1,0 +1,116 @@
+package io.baton.flow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks every template in step params and in the flow's output: syntax, that {@code steps.X} names
+ * a step and reads its {@code output}, that {@code run} is only {@code run.id} or {@code
+ * run.attempt}, and that a step only reads steps it waits for (directly or through others). The
+ * flow's output may read any step. Keys are never rendered, so a key with <code>{{</code> is
+ * refused.
+ */
+final class TemplateCheck {
+  private static final String OPEN = "{{";
+  private final StepGraph graph;
+  private final Report report;
+
+  TemplateCheck(StepGraph graph, Report report) {
+    this.graph = graph;
+    this.report = report;
+  }
+
+  void check(FlowDraft flow) {
+    for (StepDraft step : flow.steps()) {
+      if (step.params() != null) {
+        walk(step.params(), step.paramsPath(), step);
+      }
+    }
+    if (flow.output() != null) {
+      walk(flow.output(), "output", null);
+    }
+  }
+
+  /** {@code reader} is the step whose params these are, or null for the flow's output. */
+  private void walk(JsonNode node, String path, StepDraft reader) {
+    if (node.isTextual()) {
+      checkText(node.textValue(), path, reader);
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        walk(node.get(i), FieldPaths.index(path, i), reader);
+      }
+    } else if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        String fieldPath = FieldPaths.key(path, field.getKey());
+        if (field.getKey().contains(OPEN)) {
+          report.atKey(fieldPath, "keys are not rendered: move the {{ … }} into a value");
+        }
+        walk(field.getValue(), fieldPath, reader);
+      }
+    }
+  }
+
+  private void checkText(String text, String path, StepDraft reader) {
+    if (!text.contains(OPEN)) {
+      return;
+    }
+    List<TemplatePath> expressions;
+    try {
+      expressions = Templates.expressions(TextNode.valueOf(text));
+    } catch (TemplateException e) {
+      report.atValue(path, "bad template: " + e.getMessage());
+      return;
+    }
+    for (TemplatePath expression : expressions) {
+      String problem = problemWith(expression, reader);
+      if (problem != null) {
+        report.atValue(path, problem);
+      }
+    }
+  }
+
+  private String problemWith(TemplatePath expression, StepDraft reader) {
+    String shown = "{{ " + expression.text() + " }}";
+    return switch (expression.root()) {
+      case "run" -> isRunField(expression) ? null : shown + ": run has only run.id and run.attempt";
+      case "steps" -> stepProblem(expression, shown, reader);
+      default -> null;
+    };
+  }
+
+  private static boolean isRunField(TemplatePath expression) {
+    return expression.segments().size() == 1
+        && Set.of("id", "attempt").contains(expression.segments().get(0));
+  }
+
+  private String stepProblem(TemplatePath expression, String shown, StepDraft reader) {
+    String step = expression.stepName();
+    List<Object> segments = expression.segments();
+    if (step == null || segments.size() < 2 || !"output".equals(segments.get(1))) {
+      return shown + ": write steps.NAME.output to read a step's output";
+    }
+    if (!graph.contains(step)) {
+      return shown + ": " + StepGraph.unknownStep(step, graph.names());
+    }
+    if (reader == null || reader.name() == null) {
+      return null;
+    }
+    if (step.equals(reader.name())) {
+      return shown + ": a step cannot read its own output";
+    }
+    if (!graph.upstreamOf(reader.name()).contains(step)) {
+      return shown
+          + ": step '"
+          + reader.name()
+          + "' does not wait for '"
+          + step
+          + "', so its output may not exist yet; add '"
+          + step
+          + "' to needs (or to the needs of a step it waits for)";
+    }
+    return null;
+  }
+}
