@@ -140,6 +140,37 @@ public final class Engine {
     return owned.size();
   }
 
+  /**
+   * What the engine holds for a tree, for diagnostics. Reads loop-confined state without the loop:
+   * only call it while the engine is idle (tests, the simulation).
+   */
+  public String describe(UUID rootRunId) {
+    ActiveTree tree = trees.get(rootRunId);
+    if (tree == null) {
+      return owned.contains(rootRunId) ? "reserved, no tree" : "not here";
+    }
+    return "token="
+        + tree.token
+        + " lastSeq="
+        + tree.state.lastSeq()
+        + " buffer="
+        + tree.buffer.size()
+        + " inFlight="
+        + (tree.inFlight == null ? 0 : tree.inFlight.size())
+        + " appendFailures="
+        + tree.appendFailures
+        + " running="
+        + tree.running.keySet()
+        + " settling="
+        + tree.settling
+        + " inbox="
+        + tree.inbox.size()
+        + " suspended="
+        + suspended
+        + " draining="
+        + draining;
+  }
+
   // --- listeners -------------------------------------------------------------------------------
 
   public void addListener(RunEventListener listener) {

@@ -181,6 +181,14 @@ public final class Orchestrator {
               }
               engine.adopt(runId, token, tree, Map.of(flow.hash(), flow), List.of());
               return CompletableFuture.completedFuture(new SubmitResult(project(request), true));
+            })
+        .exceptionallyCompose(
+            failure -> {
+              // The write may have landed (an ambiguous commit): this node's safety-net pass
+              // adopts the run then, as it adopts any RUNNING run recorded as its own.
+              engine.unreserve(runId);
+              engine.io.release(List.of(runId));
+              return CompletableFuture.failedFuture(failure);
             });
   }
 

@@ -16,6 +16,15 @@ public final class FlowGenerator {
    * few times before succeeding; some exhaust their attempts.
    */
   public static Flow dagOfDeterministicSteps(Random random, String name) {
+    return dag(random, name, false);
+  }
+
+  /** Like {@link #dagOfDeterministicSteps}, with {@code det-slow} steps that take up to 20 s. */
+  public static Flow dagOfSlowSteps(Random random, String name) {
+    return dag(random, name, true);
+  }
+
+  private static Flow dag(Random random, String name, boolean slow) {
     TestFlows flow = TestFlows.named(name);
     int count = 2 + random.nextInt(6);
     List<String> names = new ArrayList<>();
@@ -24,7 +33,15 @@ public final class FlowGenerator {
       List<String> needs = needs(random, names);
       int failFirst = pick(random, new int[] {0, 0, 0, 0, 1, 1, 2, 9});
       int maxAttempts = failFirst == 9 ? 1 + random.nextInt(3) : failFirst + 1 + random.nextInt(2);
-      flow.step(step, "det", detParams(failFirst, needs), needs, null, null)
+      String params = detParams(failFirst, needs);
+      if (slow) {
+        params =
+            params.substring(0, params.length() - 1)
+                + ", \"millis\": "
+                + random.nextInt(20_000)
+                + "}";
+      }
+      flow.step(step, slow ? "det-slow" : "det", params, needs, null, null)
           .retry(
               maxAttempts,
               Duration.ofMillis(100),

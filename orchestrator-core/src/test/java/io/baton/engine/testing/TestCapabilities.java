@@ -41,7 +41,19 @@ public final class TestCapabilities {
   private final Map<String, CompletableFuture<StepOutcome>> gates = new ConcurrentHashMap<>();
 
   public CapabilityRegistry registry() {
-    return CapabilityRegistry.builder()
+    return registry(null);
+  }
+
+  /**
+   * The capabilities; with a scheduler also {@code det-slow}: {@code det} that takes {@code
+   * params.millis} of the scheduler's time (and stops when cancelled).
+   */
+  public CapabilityRegistry registry(io.baton.time.Scheduler scheduler) {
+    CapabilityRegistry.Builder builder = CapabilityRegistry.builder();
+    if (scheduler != null) {
+      builder.register(new SlowDeterministic(scheduler));
+    }
+    return builder
         .register(simple("echo", inv -> StepOutcome.completed(inv.params())))
         .register(simple("flaky", TestCapabilities::flaky))
         .register(simple("det", TestCapabilities::deterministic))
@@ -147,6 +159,37 @@ public final class TestCapabilities {
             inv.attempt(),
             inv.idempotencyKey(),
             inv.params()));
+  }
+
+  private final class SlowDeterministic implements Capability {
+    private final io.baton.time.Scheduler scheduler;
+
+    SlowDeterministic(io.baton.time.Scheduler scheduler) {
+      this.scheduler = scheduler;
+    }
+
+    @Override
+    public String name() {
+      return "det-slow";
+    }
+
+    @Override
+    public Set<String> operations() {
+      return Set.of();
+    }
+
+    @Override
+    public CompletionStage<StepOutcome> invoke(Invocation invocation) {
+      record(invocation);
+      CompletableFuture<StepOutcome> outcome = new CompletableFuture<>();
+      invocation
+          .cancellation()
+          .onCancel(() -> outcome.complete(StepOutcome.failed("cancelled", "cancelled", false)));
+      scheduler.schedule(
+          java.time.Duration.ofMillis(invocation.params().path("millis").asLong(0)),
+          () -> outcome.complete(deterministic(invocation)));
+      return outcome;
+    }
   }
 
   private final class Gate implements Capability {

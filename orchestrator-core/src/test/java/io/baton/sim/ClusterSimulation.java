@@ -1,0 +1,497 @@
+package io.baton.sim;
+
+import com.codahale.metrics.MetricRegistry;
+import io.baton.engine.EngineConfig;
+import io.baton.engine.EngineMetrics;
+import io.baton.engine.FlowRegistry;
+import io.baton.engine.OrchestratorNode;
+import io.baton.engine.testing.TestCapabilities;
+import io.baton.engine.testing.TestFlows;
+import io.baton.flow.Flow;
+import io.baton.journal.RunStatus;
+import io.baton.journal.WaitReason;
+import io.baton.journal.replay.Replay;
+import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepState;
+import io.baton.journal.replay.StepStatus;
+import io.baton.lease.memory.InMemoryLeaseManager;
+import io.baton.lease.memory.InMemoryLeaseService;
+import io.baton.recovery.RecoveryConfig;
+import io.baton.store.SignalType;
+import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryStores;
+import io.baton.testkit.ManualScheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A whole cluster in one thread on simulated time: 3 to 7 nodes sharing in-memory stores and an
+ * in-memory lease service, a seeded workload (sequences, DAGs, retries, timers, approvals,
+ * subflows, cancellations) and a seeded fault schedule (crashes and restarts with the same id,
+ * pauses past the lease TTL that leave zombies, graceful drains, partitions from the lease service,
+ * store outages with ambiguous commits, random call failures, lost watch events). Everything —
+ * timing, ids, faults — follows from the seed, so a failing seed replays exactly.
+ */
+final class ClusterSimulation {
+  static final Duration TTL = Duration.ofSeconds(10);
+  private static final Duration FAULT_WINDOW = Duration.ofSeconds(150);
+  private static final Duration TIME_LIMIT = Duration.ofHours(2);
+
+  record Stats(int nodes, int runs, int faults, long fencedOut, long claims, Duration simulated) {}
+
+  record Result(long seed, List<String> violations, Stats stats) {
+    boolean passed() {
+      return violations.isEmpty();
+    }
+  }
+
+  private enum Fault {
+    CRASH,
+    PAUSE,
+    DRAIN,
+    PARTITION,
+    STORE_DOWN,
+    WATCH_LOST,
+    CALL_FAILURES
+  }
+
+  private final class SimNode {
+    final String id;
+    SimScheduler view;
+    OrchestratorNode node;
+    MetricRegistry metrics = new MetricRegistry();
+    boolean down;
+
+    SimNode(String id) {
+      this.id = id;
+    }
+
+    boolean usable() {
+      return !down && !view.isPaused() && node.isReady();
+    }
+  }
+
+  private static final class Submission {
+    final int index;
+    final String flow;
+    final String key;
+    UUID runId;
+    int attempts;
+
+    Submission(int index, String flow, String key) {
+      this.index = index;
+      this.flow = flow;
+      this.key = key;
+    }
+  }
+
+  private final long seed;
+  private final Random random;
+  private final ManualScheduler global = new ManualScheduler();
+  private final SimFaults faults;
+  private final InMemoryLeaseService leaseService = new InMemoryLeaseService(global);
+  private final Stores base = InMemoryStores.create(global.clock());
+  private final AuditingJournal audit;
+  private final Set<String> grants = new HashSet<>();
+  private final TestCapabilities capabilities = new TestCapabilities();
+  private final io.baton.capability.CapabilityRegistry registry = capabilities.registry(global);
+  private final List<SimNode> nodes = new ArrayList<>();
+  private final List<Submission> submissions = new ArrayList<>();
+  private final Map<String, Instant> answered = new HashMap<>();
+  private int faultCount;
+  private long fencedOutOfRetired;
+  private long claimsOfRetired;
+
+  ClusterSimulation(long seed, boolean brokenFence) {
+    this.seed = seed;
+    this.random = new Random(seed);
+    this.faults = new SimFaults(new Random(seed * 31 + 7), global::now);
+    this.audit =
+        new AuditingJournal(brokenFence ? new BrokenFenceJournal(base.journal()) : base.journal());
+  }
+
+  static Result run(long seed, boolean brokenFence) {
+    return new ClusterSimulation(seed, brokenFence).run();
+  }
+
+  private Result run() {
+    int nodeCount = 3 + random.nextInt(5);
+    for (int i = 0; i < nodeCount; i++) {
+      SimNode node = new SimNode("node-" + i);
+      nodes.add(node);
+      start(node);
+    }
+    registerFlows();
+    scheduleFaults();
+    global.schedule(FAULT_WINDOW, this::heal);
+    scheduleOperator();
+    List<String> violations = new ArrayList<>();
+    try {
+      global.runUntil(this::finished, TIME_LIMIT);
+    } catch (AssertionError timeout) {
+      violations.add("not finished within " + TIME_LIMIT + " of simulated time: " + stuck());
+    }
+    violations.addAll(audit.violations);
+    violations.addAll(SimInvariants.check(base, grants, submissionKeys(), acknowledged()));
+    return new Result(seed, violations, stats());
+  }
+
+  // --- nodes ---------------------------------------------------------------------------------
+
+  private void start(SimNode sim) {
+    sim.view = new SimScheduler(global, new Random(random.nextLong()), 5);
+    sim.down = false;
+    Stores stores =
+        new Stores(new FaultyJournal(sim.id, audit, faults), base.metadata(), base.blobs(), null);
+    SimLeaseManager leases =
+        new SimLeaseManager(
+            new InMemoryLeaseManager(sim.id, TTL, leaseService, sim.view), faults, grants);
+    Random nodeRandom = new Random(random.nextLong());
+    sim.node =
+        OrchestratorNode.builder()
+            .config(
+                EngineConfig.defaults(sim.id)
+                    .withMaxConcurrentRuns(5 + random.nextInt(20))
+                    .withDrainTimeout(Duration.ofSeconds(5)))
+            .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(5)))
+            .scheduler(sim.view)
+            .stores(stores)
+            .leases(leases)
+            .capabilities(registry)
+            .flowReader(TestFlows.READER)
+            .metrics(sim.metrics)
+            .random(nodeRandom)
+            .ids(() -> new UUID(nodeRandom.nextLong(), nodeRandom.nextLong()))
+            .io(
+                node ->
+                    new SimIo(
+                        sim.view, stores.journal(), leases, new Random(nodeRandom.nextLong())))
+            .build();
+    sim.node.start();
+  }
+
+  private void crash(SimNode sim) {
+    sim.down = true;
+    sim.view.crash();
+    sim.node.leases().close();
+  }
+
+  private void restart(SimNode sim) {
+    if (sim.down) {
+      countRetired(sim);
+      start(sim);
+    }
+  }
+
+  private void countRetired(SimNode sim) {
+    fencedOutOfRetired += sim.metrics.counter(EngineMetrics.JOURNAL_FENCED_OUT).getCount();
+    claimsOfRetired += sim.metrics.counter(EngineMetrics.CLAIMS).getCount();
+    sim.metrics = new MetricRegistry();
+  }
+
+  private SimNode anyUsable() {
+    List<SimNode> usable = nodes.stream().filter(SimNode::usable).toList();
+    return usable.isEmpty() ? null : usable.get(random.nextInt(usable.size()));
+  }
+
+  // --- workload ------------------------------------------------------------------------------
+
+  private void registerFlows() {
+    List<Flow> flows = SimWorkload.flows(random);
+    FlowRegistry registry =
+        new FlowRegistry(TestFlows.READER, base.metadata(), base.blobs(), global.clock());
+    flows.forEach(registry::register);
+    List<Flow> submittable = flows.stream().filter(f -> !f.name().equals("child")).toList();
+    int count = 5 + random.nextInt(16);
+    for (int i = 0; i < count; i++) {
+      Submission submission =
+          new Submission(
+              i,
+              submittable.get(random.nextInt(submittable.size())).name(),
+              "seed-" + seed + "-" + i);
+      submissions.add(submission);
+      global.schedule(Duration.ofMillis(random.nextInt(60_000)), () -> submit(submission));
+    }
+  }
+
+  private void submit(Submission submission) {
+    if (submission.runId != null) {
+      return;
+    }
+    SimNode sim = anyUsable();
+    if (sim == null) {
+      global.schedule(Duration.ofSeconds(1), () -> submit(submission));
+      return;
+    }
+    int attempt = ++submission.attempts;
+    sim.node
+        .orchestrator()
+        .submitAsync(
+            submission.flow,
+            TestFlows.json("{\"x\": " + submission.index + "}"),
+            submission.key,
+            null)
+        .whenComplete(
+            (result, failure) -> {
+              if (failure == null && submission.runId == null) {
+                submission.runId = result.run().runId();
+                maybeCancel(submission);
+              } else if (failure != null && submission.attempts == attempt) {
+                global.schedule(Duration.ofSeconds(1), () -> submit(submission));
+              }
+            });
+    global.schedule(
+        Duration.ofSeconds(20),
+        () -> {
+          if (submission.runId == null && submission.attempts == attempt) {
+            submit(submission);
+          }
+        });
+  }
+
+  private void maybeCancel(Submission submission) {
+    if (random.nextInt(100) < 8) {
+      global.schedule(
+          Duration.ofMillis(random.nextInt(30_000)),
+          () -> {
+            SimNode sim = anyUsable();
+            if (sim != null) {
+              sim.node.orchestrator().cancelAsync(submission.runId, "chaos");
+            }
+          });
+    }
+  }
+
+  /** A person who answers every approval request (mostly yes), again if it went unanswered. */
+  private void scheduleOperator() {
+    global.schedule(
+        Duration.ofSeconds(2),
+        () -> {
+          answerApprovals();
+          if (!finished()) {
+            scheduleOperator();
+          }
+        });
+  }
+
+  private void answerApprovals() {
+    for (Submission submission : submissions) {
+      if (submission.runId == null) {
+        continue;
+      }
+      Replay.replay(base.journal(), submission.runId)
+          .ifPresent(
+              tree -> {
+                for (RunState run : tree.runs()) {
+                  for (StepState step : run.steps()) {
+                    if (!run.status().isTerminal()
+                        && step.status() == StepStatus.WAITING
+                        && step.waitReason() == WaitReason.APPROVAL) {
+                      answer(run.runId(), step.name());
+                    }
+                  }
+                }
+              });
+    }
+  }
+
+  private void answer(UUID runId, String step) {
+    String key = runId + "/" + step;
+    Instant last = answered.get(key);
+    if (last != null && global.now().isBefore(last.plusSeconds(20))) {
+      return;
+    }
+    SimNode sim = anyUsable();
+    if (sim == null) {
+      return;
+    }
+    answered.put(key, global.now());
+    SignalType type = random.nextInt(100) < 85 ? SignalType.APPROVE : SignalType.REJECT;
+    sim.node.orchestrator().answerAsync(runId, type, step, "operator", null);
+  }
+
+  // --- faults --------------------------------------------------------------------------------
+
+  private void scheduleFaults() {
+    int count = 2 + random.nextInt(7);
+    for (int i = 0; i < count; i++) {
+      Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
+      SimNode target = nodes.get(random.nextInt(nodes.size()));
+      long at = 2_000 + random.nextInt(115_000);
+      global.schedule(Duration.ofMillis(at), () -> inject(fault, target));
+    }
+  }
+
+  private void inject(Fault fault, SimNode sim) {
+    faultCount++;
+    Instant now = global.now();
+    switch (fault) {
+      case CRASH -> {
+        if (!sim.down) {
+          crash(sim);
+          global.schedule(seconds(5, 60), () -> restart(sim));
+        }
+      }
+      case PAUSE -> {
+        if (!sim.down && !sim.view.isPaused()) {
+          sim.view.pause();
+          global.schedule(TTL.plus(seconds(1, 25)), sim.view::resume);
+        }
+      }
+      case DRAIN -> {
+        if (!sim.down && sim.node.isReady()) {
+          sim.down = true;
+          SimScheduler drained = sim.view;
+          sim.node.drain().whenComplete((done, failure) -> drained.crash());
+          global.schedule(seconds(10, 40), () -> restart(sim));
+        }
+      }
+      case PARTITION -> {
+        leaseService.setReachable(sim.id, false);
+        global.schedule(seconds(2, 30), () -> leaseService.setReachable(sim.id, true));
+      }
+      case STORE_DOWN -> faults.storeDown(sim.id, now.plus(seconds(2, 25)));
+      case WATCH_LOST -> faults.watchLost(sim.id, now.plus(seconds(10, 60)));
+      case CALL_FAILURES -> {
+        faults.callFailureRate(0.05);
+        global.schedule(Duration.ofSeconds(10), () -> faults.callFailureRate(0));
+      }
+    }
+  }
+
+  private Duration seconds(int min, int max) {
+    return Duration.ofMillis(min * 1000L + random.nextInt((max - min) * 1000));
+  }
+
+  /** The end of the fault schedule: every node is up and reaches everything again. */
+  private void heal() {
+    faults.heal();
+    for (SimNode sim : nodes) {
+      leaseService.setReachable(sim.id, true);
+      if (sim.view.isPaused()) {
+        sim.view.resume();
+      }
+      restart(sim);
+    }
+  }
+
+  // --- end -----------------------------------------------------------------------------------
+
+  private boolean finished() {
+    if (!past(FAULT_WINDOW)) {
+      return false;
+    }
+    for (Submission submission : submissions) {
+      if (submission.runId == null) {
+        return false;
+      }
+      RunStatus status =
+          base.metadata().findRun(submission.runId).map(r -> r.status()).orElse(null);
+      if (status == null || !status.isTerminal()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean past(Duration since) {
+    return !global.now().isBefore(io.baton.testkit.SettableClock.EPOCH.plus(since));
+  }
+
+  private String stuck() {
+    List<String> open = new ArrayList<>();
+    for (Submission submission : submissions) {
+      if (submission.runId == null) {
+        open.add(submission.key + " never acknowledged");
+      } else {
+        base.metadata()
+            .findRun(submission.runId)
+            .filter(r -> !r.status().isTerminal())
+            .ifPresent(r -> open.add(describe(r)));
+      }
+    }
+    return String.join("; ", open);
+  }
+
+  private String describe(io.baton.store.RunRecord run) {
+    List<String> engines =
+        nodes.stream()
+            .filter(n -> !n.down && n.node.engine().owns(run.runId()))
+            .map(
+                n ->
+                    n.id
+                        + "{"
+                        + n.node.engine().describe(run.runId())
+                        + " lease="
+                        + n.node.leases().state()
+                        + " phase="
+                        + n.node.phase()
+                        + "}")
+            .toList();
+    String lease =
+        leaseService.revision() < 0
+            ? ""
+            : nodes
+                .get(0)
+                .node
+                .leases()
+                .getLease(run.runId())
+                .map(l -> l.owner() + "@" + l.token())
+                .orElse("none");
+    List<io.baton.journal.JournalEntry> journal = base.journal().readFrom(run.runId(), 1, 10_000);
+    String tail =
+        journal.subList(Math.max(0, journal.size() - 6), journal.size()).stream()
+            .map(e -> e.seq() + "@" + e.timestamp() + " " + e.event())
+            .reduce((a, b) -> a + "\n    " + b)
+            .orElse("");
+    return run.runId()
+        + " "
+        + run.flowName()
+        + " "
+        + run.status()
+        + " owner="
+        + run.orchestratorId()
+        + " wakeAt="
+        + run.wakeAt()
+        + " engines="
+        + engines
+        + " lease="
+        + lease
+        + "\n    "
+        + tail;
+  }
+
+  private List<String> submissionKeys() {
+    return submissions.stream().map(s -> s.key).toList();
+  }
+
+  private Map<String, UUID> acknowledged() {
+    Map<String, UUID> acked = new HashMap<>();
+    submissions.stream().filter(s -> s.runId != null).forEach(s -> acked.put(s.key, s.runId));
+    return acked;
+  }
+
+  private Stats stats() {
+    long fenced = fencedOutOfRetired;
+    long claims = claimsOfRetired;
+    for (SimNode sim : nodes) {
+      fenced += sim.metrics.counter(EngineMetrics.JOURNAL_FENCED_OUT).getCount();
+      claims += sim.metrics.counter(EngineMetrics.CLAIMS).getCount();
+    }
+    return new Stats(
+        nodes.size(),
+        submissions.size(),
+        faultCount,
+        fenced,
+        claims,
+        Duration.between(io.baton.testkit.SettableClock.EPOCH, global.now()));
+  }
+}

@@ -1,0 +1,58 @@
+package io.baton.sim;
+
+import io.baton.engine.testing.FlowGenerator;
+import io.baton.engine.testing.TestFlows;
+import io.baton.flow.Backoff;
+import io.baton.flow.Flow;
+import io.baton.flow.RecoveryPolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/** The flows one seed runs: sequences and DAGs with retries, timers, approvals and subflows. */
+final class SimWorkload {
+  private SimWorkload() {}
+
+  static List<Flow> flows(Random random) {
+    List<Flow> flows = new ArrayList<>();
+    flows.add(FlowGenerator.dagOfDeterministicSteps(random, "dag-a"));
+    flows.add(FlowGenerator.dagOfSlowSteps(random, "dag-b"));
+    flows.add(FlowGenerator.dagOfSlowSteps(random, "dag-c"));
+    flows.add(
+        TestFlows.named("timer")
+            .step("before", "det", FlowGenerator.detParams(random.nextInt(2), List.of()))
+            .retry(3, Duration.ofMillis(200), Backoff.FIXED, null, false, List.of())
+            .step("nap", "wait-timer", "{\"duration\": \"" + (1 + random.nextInt(90)) + "s\"}")
+            .step("after", "det", FlowGenerator.detParams(0, List.of("before")))
+            .build());
+    flows.add(
+        TestFlows.named("approval")
+            .step("prepare", "det", FlowGenerator.detParams(0, List.of()))
+            .step("ask", "wait-approval", "{\"prompt\": \"go {{ input.x }}?\"}")
+            .step("ship", "det", FlowGenerator.detParams(random.nextInt(2), List.of("prepare")))
+            .retry(3, Duration.ofSeconds(1), Backoff.EXPONENTIAL, null, false, List.of())
+            .build());
+    flows.add(
+        TestFlows.named("child")
+            .step("c1", "det", FlowGenerator.detParams(random.nextInt(3), List.of()))
+            .retry(3, Duration.ofMillis(500), Backoff.LINEAR, null, false, List.of())
+            .step("c2", "wait-timer", "{\"duration\": \"" + (1 + random.nextInt(5)) + "s\"}")
+            .step("c3", "det", FlowGenerator.detParams(0, List.of("c1")))
+            .build());
+    flows.add(
+        TestFlows.named("parent")
+            .step("p1", "det", FlowGenerator.detParams(0, List.of()))
+            .step(
+                "call", "call-flow", "{\"flow\": \"child\", \"input\": {\"x\": \"{{ input.x }}\"}}")
+            .step("p2", "det", FlowGenerator.detParams(0, List.of("p1")))
+            .build());
+    flows.add(
+        TestFlows.named("careful")
+            .recovery(RecoveryPolicy.FAIL)
+            .step("only", "det", FlowGenerator.detParams(random.nextInt(2), List.of()))
+            .retry(2, Duration.ofSeconds(2), Backoff.FIXED, null, false, List.of())
+            .build());
+    return flows;
+  }
+}
