@@ -1,0 +1,205 @@
+package io.baton.node.config;
+
+import io.baton.engine.EngineConfig;
+import io.baton.lease.LeaseManager;
+import io.baton.recovery.RecoveryConfig;
+import io.baton.time.Durations;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every configuration key a node understands: the single source of truth for names and defaults.
+ */
+public final class ConfigKeys {
+  private static final Map<String, ConfigKey> KEYS = new LinkedHashMap<>();
+
+  public static final ConfigKey NODE_ID =
+      add(
+          "nodeId",
+          ConfigType.STRING,
+          null,
+          "This node's id; stable across restarts so it re-adopts its own runs (a StatefulSet pod name). Default: the host name.");
+  public static final ConfigKey CLUSTER =
+      add(
+          "cluster",
+          ConfigType.STRING,
+          "default",
+          "The cluster's name; nodes of one cluster share runs. Part of the default lease prefix.");
+  public static final ConfigKey HTTP_HOST =
+      add(
+          "http.host",
+          ConfigType.STRING,
+          "127.0.0.1",
+          "Address the HTTP API listens on. Use 0.0.0.0 only behind a network policy.");
+  public static final ConfigKey HTTP_PORT =
+      add("http.port", ConfigType.INTEGER, "8080", "Port of the HTTP API (0: any free port).");
+  public static final ConfigKey HTTP_MAX_BODY_SIZE =
+      add(
+          "http.maxBodySize",
+          ConfigType.INTEGER,
+          "1048576",
+          "Largest request body accepted, in bytes; larger ones get 413.");
+  public static final ConfigKey STORE_TYPE =
+      choice(
+          "store.type",
+          "postgres",
+          "Where runs are journaled: PostgreSQL, an embedded file-backed store (one node only), or memory (nothing survives a restart).",
+          "postgres",
+          "embedded",
+          "memory");
+  public static final ConfigKey STORE_URL =
+      add(
+          "store.url",
+          ConfigType.STRING,
+          "jdbc:postgresql://127.0.0.1:5432/baton",
+          "JDBC URL of the PostgreSQL database (store.type postgres).");
+  public static final ConfigKey STORE_USER =
+      add("store.user", ConfigType.STRING, "baton", "Database user.");
+  public static final ConfigKey STORE_PASSWORD =
+      add(
+          "store.password",
+          ConfigType.STRING,
+          "",
+          "Database password (prefer the environment: BATON_STORE_PASSWORD).");
+  public static final ConfigKey STORE_MAX_POOL_SIZE =
+      add(
+          "store.maxPoolSize",
+          ConfigType.INTEGER,
+          "10",
+          "Most database connections the node holds.");
+  public static final ConfigKey STORE_CONNECTION_TIMEOUT =
+      add(
+          "store.connectionTimeout",
+          ConfigType.DURATION,
+          "5s",
+          "How long to wait for a database connection before a call fails (and is retried).");
+  public static final ConfigKey STORE_SSL_MODE =
+      choice(
+          "store.sslMode",
+          "prefer",
+          "PostgreSQL sslmode.",
+          "disable",
+          "allow",
+          "prefer",
+          "require",
+          "verify-ca",
+          "verify-full");
+  public static final ConfigKey STORE_MIGRATE =
+      add(
+          "store.migrate",
+          ConfigType.BOOLEAN,
+          "true",
+          "Run schema migrations at start (a node refuses to start against a newer schema either way).");
+  public static final ConfigKey STORE_RETRY_WINDOW =
+      add(
+          "store.retryWindow",
+          ConfigType.DURATION,
+          "5m",
+          "How long one store call keeps retrying transient failures before it fails (the engine then retries its writes until the store is back).");
+  public static final ConfigKey STORE_DATA_DIR =
+      add(
+          "store.dataDir",
+          ConfigType.STRING,
+          "baton-data",
+          "Directory of the embedded store (store.type embedded).");
+  public static final ConfigKey LEASE_TYPE =
+      choice(
+          "lease.type",
+          "etcd",
+          "Who proves ownership of runs: etcd, or a lease service inside this process (one node only).",
+          "etcd",
+          "local");
+  public static final ConfigKey LEASE_ENDPOINTS =
+      add("lease.endpoints", ConfigType.LIST, "http://127.0.0.1:2379", "etcd endpoints.");
+  public static final ConfigKey LEASE_PREFIX =
+      add(
+          "lease.prefix",
+          ConfigType.STRING,
+          null,
+          "Key prefix in etcd. Default: /baton/<cluster>/.");
+  public static final ConfigKey LEASE_TTL =
+      add(
+          "lease.ttl",
+          ConfigType.DURATION,
+          Durations.format(LeaseManager.DEFAULT_LEASE_TTL),
+          "How long a node's lease outlives its last renewal; a dead node's runs are adopted after at most this.");
+  public static final ConfigKey LEASE_CA_FILE =
+      add("lease.caFile", ConfigType.STRING, null, "CA certificate for TLS to etcd.");
+  public static final ConfigKey LEASE_CERT_FILE =
+      add("lease.certFile", ConfigType.STRING, null, "Client certificate for TLS to etcd.");
+  public static final ConfigKey LEASE_KEY_FILE =
+      add("lease.keyFile", ConfigType.STRING, null, "Client key for TLS to etcd.");
+  public static final ConfigKey LEASE_USER =
+      add("lease.user", ConfigType.STRING, null, "etcd user.");
+  public static final ConfigKey LEASE_PASSWORD =
+      add("lease.password", ConfigType.STRING, null, "etcd password.");
+  public static final ConfigKey RECOVERY_ENABLED =
+      add(
+          "recovery.enabled",
+          ConfigType.BOOLEAN,
+          "true",
+          "Re-adopt this node's runs at start and adopt orphans of dead nodes.");
+  public static final ConfigKey RECOVERY_CHECK_INTERVAL =
+      add(
+          "recovery.checkInterval",
+          ConfigType.DURATION,
+          Durations.format(RecoveryConfig.DEFAULT_CHECK_INTERVAL),
+          "How often the safety-net pass looks for runs of dead nodes, pending runs and due parked runs.");
+  public static final ConfigKey RECOVERY_MAX_STARTUP_RECOVERY =
+      add(
+          "recovery.maxStartupRecovery",
+          ConfigType.INTEGER,
+          String.valueOf(RecoveryConfig.DEFAULT_MAX_STARTUP_RECOVERY),
+          "Most of its own runs a starting node re-adopts.");
+  public static final ConfigKey RECOVERY_MAX_CLAIMS_PER_CHECK =
+      add(
+          "recovery.maxClaimsPerCheck",
+          ConfigType.INTEGER,
+          String.valueOf(RecoveryConfig.DEFAULT_MAX_CLAIMS_PER_CHECK),
+          "Most runs one safety-net pass claims.");
+  public static final ConfigKey EXECUTION_MAX_CONCURRENT_RUNS =
+      add(
+          "execution.maxConcurrentRuns",
+          ConfigType.INTEGER,
+          String.valueOf(EngineConfig.DEFAULT_MAX_CONCURRENT_RUNS),
+          "Run trees this node executes at once; beyond that, submitted runs wait as PENDING for any node with room.");
+  public static final ConfigKey EXECUTION_DRAIN_TIMEOUT =
+      add(
+          "execution.drainTimeout",
+          ConfigType.DURATION,
+          Durations.format(EngineConfig.DEFAULT_DRAIN_TIMEOUT),
+          "How long a graceful shutdown lets running steps finish; keep it below the pod's terminationGracePeriodSeconds.");
+  public static final ConfigKey FLOWS_DIR =
+      add(
+          "flows.dir",
+          ConfigType.STRING,
+          null,
+          "A directory of flow files (*.yaml, *.yml, *.json) applied at start.");
+  public static final ConfigKey LOGGING_FORMAT =
+      choice("logging.format", "text", "Log lines as text or as JSON objects.", "text", "json");
+
+  private ConfigKeys() {}
+
+  private static ConfigKey add(String name, ConfigType type, String defaultValue, String meaning) {
+    ConfigKey key = new ConfigKey(name, type, defaultValue, meaning, List.of());
+    KEYS.put(name, key);
+    return key;
+  }
+
+  private static ConfigKey choice(
+      String name, String defaultValue, String meaning, String... choices) {
+    ConfigKey key = new ConfigKey(name, ConfigType.CHOICE, defaultValue, meaning, List.of(choices));
+    KEYS.put(name, key);
+    return key;
+  }
+
+  public static List<ConfigKey> all() {
+    return List.copyOf(KEYS.values());
+  }
+
+  public static Optional<ConfigKey> find(String name) {
+    return Optional.ofNullable(KEYS.get(name));
+  }
+}

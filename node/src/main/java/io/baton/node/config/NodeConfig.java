@@ -1,0 +1,170 @@
+package io.baton.node.config;
+
+import io.baton.engine.EngineConfig;
+import io.baton.recovery.RecoveryConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** A node's whole configuration, typed and validated. Immutable. */
+public record NodeConfig(
+    String nodeId,
+    String cluster,
+    Http http,
+    Store store,
+    Lease lease,
+    EngineConfig engine,
+    RecoveryConfig recovery,
+    Path flowsDir,
+    String loggingFormat) {
+
+  /** The HTTP API's settings. */
+  public record Http(String host, int port, int maxBodySize) {}
+
+  /** Where runs are stored. */
+  public record Store(
+      String type,
+      String url,
+      String user,
+      String password,
+      int maxPoolSize,
+      Duration connectionTimeout,
+      String sslMode,
+      boolean migrate,
+      Duration retryWindow,
+      Path dataDir) {}
+
+  /** Who proves ownership of runs. */
+  public record Lease(
+      String type,
+      List<String> endpoints,
+      String prefix,
+      Duration ttl,
+      String caFile,
+      String certFile,
+      String keyFile,
+      String user,
+      String password) {}
+
+  /**
+   * Builds the configuration from layered settings.
+   *
+   * @throws ConfigException a value is bad; the message names the key and where the value came from
+   */
+  public static NodeConfig from(Settings settings) {
+    String nodeId = settings.optional(ConfigKeys.NODE_ID).orElseGet(NodeConfig::hostName);
+    String cluster = settings.string(ConfigKeys.CLUSTER);
+    Http http =
+        new Http(
+            settings.string(ConfigKeys.HTTP_HOST),
+            checked(
+                settings, ConfigKeys.HTTP_PORT, () -> port(settings.integer(ConfigKeys.HTTP_PORT))),
+            positive(settings, ConfigKeys.HTTP_MAX_BODY_SIZE));
+    return new NodeConfig(
+        nodeId,
+        cluster,
+        http,
+        store(settings),
+        lease(settings, cluster),
+        engine(settings, nodeId),
+        recovery(settings),
+        settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
+        settings.choice(ConfigKeys.LOGGING_FORMAT));
+  }
+
+  private static Store store(Settings settings) {
+    return new Store(
+        settings.choice(ConfigKeys.STORE_TYPE),
+        settings.string(ConfigKeys.STORE_URL),
+        settings.string(ConfigKeys.STORE_USER),
+        settings.optional(ConfigKeys.STORE_PASSWORD).orElse(""),
+        positive(settings, ConfigKeys.STORE_MAX_POOL_SIZE),
+        positiveDuration(settings, ConfigKeys.STORE_CONNECTION_TIMEOUT),
+        settings.choice(ConfigKeys.STORE_SSL_MODE),
+        settings.bool(ConfigKeys.STORE_MIGRATE),
+        positiveDuration(settings, ConfigKeys.STORE_RETRY_WINDOW),
+        Path.of(settings.string(ConfigKeys.STORE_DATA_DIR)));
+  }
+
+  private static Lease lease(Settings settings, String cluster) {
+    String prefix = settings.optional(ConfigKeys.LEASE_PREFIX).orElse("/baton/" + cluster + "/");
+    if (!prefix.endsWith("/")) {
+      throw settings.bad(ConfigKeys.LEASE_PREFIX, "a prefix ends with '/'");
+    }
+    return new Lease(
+        settings.choice(ConfigKeys.LEASE_TYPE),
+        settings.list(ConfigKeys.LEASE_ENDPOINTS),
+        prefix,
+        positiveDuration(settings, ConfigKeys.LEASE_TTL),
+        settings.optional(ConfigKeys.LEASE_CA_FILE).orElse(null),
+        settings.optional(ConfigKeys.LEASE_CERT_FILE).orElse(null),
+        settings.optional(ConfigKeys.LEASE_KEY_FILE).orElse(null),
+        settings.optional(ConfigKeys.LEASE_USER).orElse(null),
+        settings.optional(ConfigKeys.LEASE_PASSWORD).orElse(null));
+  }
+
+  private static EngineConfig engine(Settings settings, String nodeId) {
+    int maxRuns = positive(settings, ConfigKeys.EXECUTION_MAX_CONCURRENT_RUNS);
+    Duration drain = positiveDuration(settings, ConfigKeys.EXECUTION_DRAIN_TIMEOUT);
+    return EngineConfig.defaults(nodeId).withMaxConcurrentRuns(maxRuns).withDrainTimeout(drain);
+  }
+
+  private static RecoveryConfig recovery(Settings settings) {
+    int maxStartup = settings.integer(ConfigKeys.RECOVERY_MAX_STARTUP_RECOVERY);
+    if (maxStartup < 0) {
+      throw settings.bad(ConfigKeys.RECOVERY_MAX_STARTUP_RECOVERY, "must not be negative");
+    }
+    return new RecoveryConfig(
+        settings.bool(ConfigKeys.RECOVERY_ENABLED),
+        positiveDuration(settings, ConfigKeys.RECOVERY_CHECK_INTERVAL),
+        maxStartup,
+        positive(settings, ConfigKeys.RECOVERY_MAX_CLAIMS_PER_CHECK),
+        RecoveryConfig.DEFAULT_CLAIM_STAGGER);
+  }
+
+  private static int positive(Settings settings, ConfigKey key) {
+    int value = settings.integer(key);
+    if (value < 1) {
+      throw settings.bad(key, "must be at least 1");
+    }
+    return value;
+  }
+
+  private static Duration positiveDuration(Settings settings, ConfigKey key) {
+    Duration value = settings.duration(key);
+    if (value.isZero() || value.isNegative()) {
+      throw settings.bad(key, "must be longer than zero");
+    }
+    return value;
+  }
+
+  private static int port(int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("a port is between 0 and 65535");
+    }
+    return port;
+  }
+
+  private static <T> T checked(Settings settings, ConfigKey key, Supplier<T> value) {
+    try {
+      return value.get();
+    } catch (IllegalArgumentException e) {
+      throw settings.bad(key, e.getMessage());
+    }
+  }
+
+  private static String hostName() {
+    String fromEnv = System.getenv("HOSTNAME");
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return fromEnv;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "baton-node";
+    }
+  }
+}

@@ -1,0 +1,150 @@
+package io.baton.node.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+  @TempDir Path dir;
+
+  private Path file(String yaml) throws IOException {
+    Path file = dir.resolve("baton.yaml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+
+  private static NodeConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
+    return NodeConfig.from(ConfigLoader.load(file, env, flags, Map.of()));
+  }
+
+  @Test
+  void defaults_apply_when_nothing_is_given() {
+    NodeConfig config = load(null, Map.of(), Map.of("nodeId", "n1"));
+    assertThat(config.nodeId()).isEqualTo("n1");
+    assertThat(config.http().host()).isEqualTo("127.0.0.1");
+    assertThat(config.http().port()).isEqualTo(8080);
+    assertThat(config.store().type()).isEqualTo("postgres");
+    assertThat(config.lease().ttl()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.lease().prefix()).isEqualTo("/baton/default/");
+    assertThat(config.recovery().checkInterval()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.engine().drainTimeout()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void the_file_nested_or_dotted_then_the_environment_then_flags_override_each_other()
+      throws IOException {
+    Path file =
+        file(
+            """
+        nodeId: from-file
+        cluster: prod
+        lease:
+          ttl: 7s
+          endpoints: [http://10.0.0.1:2379, http://10.0.0.2:2379]
+        store.maxPoolSize: 20
+        http: {port: 9000}
+        """);
+    NodeConfig config =
+        load(
+            file,
+            Map.of("BATON_LEASE_TTL", "5s", "BATON_HTTP_PORT", "9100"),
+            Map.of("http.port", "9200"));
+    assertThat(config.nodeId()).isEqualTo("from-file");
+    assertThat(config.lease().ttl()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.lease().endpoints())
+        .containsExactly("http://10.0.0.1:2379", "http://10.0.0.2:2379");
+    assertThat(config.lease().prefix()).isEqualTo("/baton/prod/");
+    assertThat(config.store().maxPoolSize()).isEqualTo(20);
+    assertThat(config.http().port()).isEqualTo(9200);
+  }
+
+  @Test
+  void an_unknown_key_in_the_file_names_the_key_the_file_and_a_suggestion() throws IOException {
+    Path file = file("lease:\n  tll: 5s\n");
+    assertThatThrownBy(() -> load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("unknown key 'lease.tll'")
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("did you mean 'lease.ttl'");
+  }
+
+  @Test
+  void a_bad_duration_names_the_key_the_value_and_its_source() throws IOException {
+    Path file = file("recovery:\n  checkInterval: 10\n");
+    assertThatThrownBy(() -> load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("recovery.checkInterval")
+        .hasMessageContaining("'10'")
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("number with a unit");
+  }
+
+  @Test
+  void a_bad_environment_value_names_the_variable() {
+    assertThatThrownBy(
+            () -> load(null, Map.of("BATON_EXECUTION_MAX_CONCURRENT_RUNS", "lots"), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("execution.maxConcurrentRuns")
+        .hasMessageContaining("environment variable BATON_EXECUTION_MAX_CONCURRENT_RUNS");
+  }
+
+  @Test
+  void bad_choices_ports_and_non_positive_values_are_refused_with_the_allowed_values() {
+    assertThatThrownBy(() -> load(null, Map.of(), Map.of("store.type", "mysql")))
+        .hasMessageContaining("store.type")
+        .hasMessageContaining("postgres, embedded, memory")
+        .hasMessageContaining("flag --store-type");
+    assertThatThrownBy(() -> load(null, Map.of(), Map.of("http.port", "70000")))
+        .hasMessageContaining("http.port")
+        .hasMessageContaining("65535");
+    assertThatThrownBy(() -> load(null, Map.of(), Map.of("lease.ttl", "0s")))
+        .hasMessageContaining("lease.ttl")
+        .hasMessageContaining("longer than zero");
+    assertThatThrownBy(() -> load(null, Map.of(), Map.of("recovery.enabled", "yes")))
+        .hasMessageContaining("recovery.enabled")
+        .hasMessageContaining("true or false");
+  }
+
+  @Test
+  void a_missing_file_or_a_file_that_is_not_a_mapping_is_reported() throws IOException {
+    assertThatThrownBy(() -> load(dir.resolve("absent.yaml"), Map.of(), Map.of()))
+        .hasMessageContaining("absent.yaml")
+        .hasMessageContaining("does not exist");
+    Path list = file("- a\n- b\n");
+    assertThatThrownBy(() -> load(list, Map.of(), Map.of()))
+        .hasMessageContaining("must be a mapping");
+  }
+
+  @Test
+  void environment_names_and_flags_follow_the_key_names() {
+    assertThat(ConfigKeys.LEASE_TTL.envName()).isEqualTo("BATON_LEASE_TTL");
+    assertThat(ConfigKeys.STORE_MAX_POOL_SIZE.envName()).isEqualTo("BATON_STORE_MAX_POOL_SIZE");
+    assertThat(ConfigKeys.NODE_ID.envName()).isEqualTo("BATON_NODE_ID");
+    assertThat(ConfigKeys.EXECUTION_DRAIN_TIMEOUT.flagName())
+        .isEqualTo("--execution-drain-timeout");
+    assertThat(ConfigKeys.all()).extracting(ConfigKey::name).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void the_configuration_page_lists_every_key_as_the_code_defines_it() throws IOException {
+    Path page =
+        Path.of(System.getProperty("maven.multiModuleProjectDirectory", ".."))
+            .resolve("docs/configuration.md");
+    if (Boolean.getBoolean("baton.docs.write")) {
+      Files.writeString(page, ConfigDocs.markdown());
+    }
+    assertThat(Files.readString(page))
+        .as("docs/configuration.md is stale: regenerate with -Dbaton.docs.write=true")
+        .isEqualTo(ConfigDocs.markdown());
+    assertThat(ConfigDocs.markdown())
+        .contains(List.of("`lease.ttl`", "`store.type`", "`flows.dir`"));
+  }
+}
