@@ -8,8 +8,13 @@ public final class InMemoryStores {
   private InMemoryStores() {}
 
   public static Stores create(Clock clock) {
+    return create(clock, InMemoryBlobStore.DEFAULT_MAX_BLOB_BYTES);
+  }
+
+  /** Stores whose blob store refuses blobs larger than {@code maxBlobBytes}. */
+  public static Stores create(Clock clock, int maxBlobBytes) {
     InMemoryMetadataStore metadata = new InMemoryMetadataStore(clock);
     ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata);
-    return new Stores(journal, metadata, new InMemoryBlobStore(), null);
+    return new Stores(journal, metadata, new InMemoryBlobStore(maxBlobBytes), null);
   }
 }

@@ -1,0 +1,128 @@
+package io.baton.node.embedded;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.journal.AppendRequest;
+import io.baton.journal.Checkpoint;
+import io.baton.journal.JournalCodec;
+import io.baton.store.FlowRecord;
+import io.baton.store.SignalType;
+import io.baton.store.StoreException;
+import io.baton.store.Stores;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The JSON lines of the embedded store's log: how each change is written and replayed. */
+final class Records {
+  private Records() {}
+
+  private static ObjectNode record(String type) {
+    return JournalCodec.mapper().createObjectNode().put("t", type);
+  }
+
+  static ObjectNode append(AppendRequest request) {
+    ObjectNode record = record("append");
+    record.set("request", JournalCodec.toTree(request));
+    return record;
+  }
+
+  static ObjectNode checkpoint(UUID root, long token, Checkpoint checkpoint) {
+    ObjectNode record = record("checkpoint").put("root", root.toString()).put("token", token);
+    record.set("checkpoint", JournalCodec.toTree(checkpoint));
+    return record;
+  }
+
+  static ObjectNode compact(UUID root) {
+    return record("compact").put("root", root.toString());
+  }
+
+  static ObjectNode flow(FlowRecord flow) {
+    ObjectNode record = record("flow");
+    record.set("flow", JournalCodec.toTree(flow));
+    return record;
+  }
+
+  static ObjectNode signal(
+      UUID runId, SignalType type, String step, JsonNode payload, Instant now) {
+    ObjectNode record =
+        record("signal")
+            .put("runId", runId.toString())
+            .put("type", type.name())
+            .put("step", step)
+            .put("at", now.toString());
+    record.set("payload", payload);
+    return record;
+  }
+
+  static ObjectNode signalsDeleted(List<Long> ids) {
+    ObjectNode record = record("signalsDeleted");
+    ArrayNode array = record.putArray("ids");
+    ids.forEach(array::add);
+    return record;
+  }
+
+  static ObjectNode heal(UUID root, String node) {
+    return record("heal").put("root", root.toString()).put("node", node);
+  }
+
+  static ObjectNode blob(String type, byte[] content) {
+    return record("blob")
+        .put("type", type)
+        .put("content", Base64.getEncoder().encodeToString(content));
+  }
+
+  /** Applies a logged change to the in-memory stores. */
+  static void apply(Stores stores, JsonNode record, AtomicLong highestToken) {
+    String type = record.path("t").asText();
+    switch (type) {
+      case "append" -> {
+        AppendRequest request = JournalCodec.fromTree(record.get("request"), AppendRequest.class);
+        stores.journal().append(request);
+        highestToken.accumulateAndGet(request.token(), Math::max);
+      }
+      case "checkpoint" ->
+          stores
+              .journal()
+              .checkpoint(
+                  uuid(record, "root"),
+                  record.get("token").asLong(),
+                  JournalCodec.fromTree(record.get("checkpoint"), Checkpoint.class));
+      case "compact" -> stores.journal().compact(uuid(record, "root"));
+      case "flow" ->
+          stores.metadata().saveFlow(JournalCodec.fromTree(record.get("flow"), FlowRecord.class));
+      case "signal" ->
+          stores
+              .metadata()
+              .addSignal(
+                  uuid(record, "runId"),
+                  SignalType.valueOf(record.get("type").asText()),
+                  record.hasNonNull("step") ? record.get("step").asText() : null,
+                  record.get("payload"),
+                  Instant.parse(record.get("at").asText()));
+      case "signalsDeleted" -> {
+        List<Long> ids = new ArrayList<>();
+        record.get("ids").forEach(id -> ids.add(id.asLong()));
+        stores.metadata().deleteSignals(ids);
+      }
+      case "heal" -> stores.metadata().healOwner(uuid(record, "root"), record.get("node").asText());
+      case "blob" ->
+          stores
+              .blobs()
+              .put(
+                  record.get("type").asText(),
+                  Base64.getDecoder().decode(record.get("content").asText()));
+      default ->
+          throw new StoreException(
+              "unknown record '" + type + "' in the embedded store's log", null, null);
+    }
+  }
+
+  private static UUID uuid(JsonNode record, String field) {
+    return UUID.fromString(record.get(field).asText());
+  }
+}

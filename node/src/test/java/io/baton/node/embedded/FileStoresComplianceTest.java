@@ -1,0 +1,63 @@
+package io.baton.node.embedded;
+
+import io.baton.journal.ExecutionJournal;
+import io.baton.journal.ExecutionJournalComplianceSuite;
+import io.baton.store.BlobStore;
+import io.baton.store.BlobStoreComplianceSuite;
+import io.baton.store.MetadataStoreComplianceSuite;
+import io.baton.store.Stores;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import org.junit.jupiter.api.Nested;
+
+/** The embedded store passes the same compliance suites as the in-memory and PostgreSQL stores. */
+class FileStoresComplianceTest {
+  private static Stores fresh() throws Exception {
+    return FileStores.open(Files.createTempDirectory("baton-embedded"), Clock.systemUTC()).stores();
+  }
+
+  @Nested
+  class Journal extends ExecutionJournalComplianceSuite {
+    private Stores stores;
+
+    @Override
+    protected ExecutionJournal createJournal() throws Exception {
+      stores = fresh();
+      return stores.journal();
+    }
+
+    @Override
+    protected void closeJournal(ExecutionJournal journal) throws Exception {
+      stores.close();
+    }
+  }
+
+  @Nested
+  class Metadata extends MetadataStoreComplianceSuite {
+    @Override
+    protected Stores createStores() throws Exception {
+      return fresh();
+    }
+  }
+
+  @Nested
+  class Blobs extends BlobStoreComplianceSuite {
+    private final java.util.List<Stores> opened = new java.util.ArrayList<>();
+
+    @Override
+    protected BlobStore createBlobStore(int maxBytes) throws Exception {
+      Path dir = Files.createTempDirectory("baton-blobs");
+      Stores stores = FileStores.open(dir, Clock.systemUTC(), maxBytes).stores();
+      opened.add(stores);
+      return stores.blobs();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void closeStores() throws Exception {
+      for (Stores stores : opened) {
+        stores.close();
+      }
+    }
+  }
+}
