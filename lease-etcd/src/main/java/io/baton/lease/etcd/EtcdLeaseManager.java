@@ -335,13 +335,22 @@ public final class EtcdLeaseManager implements LeaseManager {
     return calls.await(request.get(), description);
   }
 
-  /** Runs a transaction on the node lease; when etcd says the lease is gone, renews at once. */
+  /**
+   * Runs a transaction on the node lease. When etcd says the lease is gone, the keeper learns it
+   * now rather than at its next renewal: one heartbeat finds the lease gone (LOST), a second one
+   * grants a fresh lease.
+   */
   private <T> T guarded(Supplier<T> transaction) {
     try {
       return transaction.get();
     } catch (LeaseUnavailableException failure) {
       if (EtcdCalls.isLeaseNotFound(failure.getCause())) {
-        scheduler.execute(keeper::heartbeat);
+        scheduler.execute(
+            () -> {
+              if (!keeper.heartbeat()) {
+                keeper.heartbeat();
+              }
+            });
       }
       throw failure;
     }
