@@ -25,7 +25,9 @@ final class EtcdClients {
   /**
    * A client that fails fast while no member is reachable ({@code waitForReady(false)}), so the
    * lease keeper sees an outage as failed renewals instead of calls that hang, and that spreads
-   * requests over the members round-robin.
+   * requests over the members round-robin. jetcd's own retries are off: the keeper and the callers
+   * of the lease manager retry on their own rhythm, and a hidden retry would make a lease grant
+   * look older than it is (the keeper counts a lease from the moment it asked for it).
    */
   static Client create(EtcdLeaseConfig config) {
     bridgeJavaUtilLogging();
@@ -34,7 +36,7 @@ final class EtcdClients {
             .endpoints(config.endpoints().toArray(URI[]::new))
             .connectTimeout(config.connectTimeout())
             .waitForReady(false)
-            .retryMaxDuration(config.requestTimeout())
+            .retryMaxAttempts(0)
             .keepaliveTime(KEEPALIVE_TIME)
             .keepaliveTimeout(KEEPALIVE_TIMEOUT)
             .keepaliveWithoutCalls(true);

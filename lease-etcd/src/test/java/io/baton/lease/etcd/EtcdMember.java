@@ -104,6 +104,28 @@ final class EtcdMember {
     }
   }
 
+  /** Whether this member is the raft leader now, from its metrics. */
+  boolean isLeader() {
+    if (!isRunning() || paused) {
+      return false;
+    }
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+            .timeout(Duration.ofSeconds(1))
+            .build();
+    try {
+      return HTTP.send(request, HttpResponse.BodyHandlers.ofString())
+          .body()
+          .lines()
+          .anyMatch(line -> line.equals("etcd_server_is_leader 1"));
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   /** SIGKILL: the process dies at once, as in a crash. */
   void kill() {
     if (process == null) {

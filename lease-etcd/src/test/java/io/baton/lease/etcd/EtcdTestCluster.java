@@ -146,6 +146,25 @@ public final class EtcdTestCluster implements AutoCloseable {
     awaitHealthy(members);
   }
 
+  /** The index of the member that leads now, waiting (bounded) until one does. */
+  public int leader() {
+    int[] found = {-1};
+    await("an etcd leader")
+        .atMost(HEALTHY_WITHIN)
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> {
+              for (int i = 0; i < members.size(); i++) {
+                if (members.get(i).isLeader()) {
+                  found[0] = i;
+                  return true;
+                }
+              }
+              return false;
+            });
+    return found[0];
+  }
+
   public boolean isHealthy(int index) {
     return members.get(index).isHealthy();
   }
