@@ -27,13 +27,15 @@ final class EtcdMember {
   final int clientPort;
   final int peerPort;
   final int metricsPort;
+  private final String scheme;
   private final Path dataDir;
   private final Path logFile;
   private Process process;
   private boolean paused;
 
-  EtcdMember(String name, Path baseDir, int[] ports) {
+  EtcdMember(String name, Path baseDir, int[] ports, String scheme) {
     this.name = name;
+    this.scheme = scheme;
     this.clientPort = ports[0];
     this.peerPort = ports[1];
     this.metricsPort = ports[2];
@@ -42,7 +44,7 @@ final class EtcdMember {
   }
 
   URI clientUrl() {
-    return URI.create("http://127.0.0.1:" + clientPort);
+    return URI.create(scheme + "://127.0.0.1:" + clientPort);
   }
 
   String peerUrl() {

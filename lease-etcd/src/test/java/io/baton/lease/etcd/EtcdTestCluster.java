@@ -71,6 +71,25 @@ public final class EtcdTestCluster implements AutoCloseable {
    * As {@link #start(int)}, with extra etcd flags for every member (e.g. {@code --max-txn-ops}).
    */
   public static EtcdTestCluster start(int size, List<String> extraFlags) {
+    return start(size, extraFlags, "http");
+  }
+
+  /**
+   * Members that serve clients over TLS only ({@code https} endpoints) and demand a client
+   * certificate signed by the test CA.
+   */
+  public static EtcdTestCluster startWithTls(int size, TestCertificates certificates) {
+    return start(
+        size,
+        List.of(
+            "--cert-file=" + certificates.serverCert(),
+            "--key-file=" + certificates.serverKey(),
+            "--trusted-ca-file=" + certificates.caCert(),
+            "--client-cert-auth=true"),
+        "https");
+  }
+
+  private static EtcdTestCluster start(int size, List<String> extraFlags, String scheme) {
     if (size < 1) {
       throw new IllegalArgumentException("an etcd cluster needs at least one member, got " + size);
     }
@@ -80,7 +99,7 @@ public final class EtcdTestCluster implements AutoCloseable {
     List<EtcdMember> members = new ArrayList<>();
     int[][] ports = freeLoopbackPorts(size * 3);
     for (int i = 0; i < size; i++) {
-      members.add(new EtcdMember("m" + i, baseDir, ports[i]));
+      members.add(new EtcdMember("m" + i, baseDir, ports[i], scheme));
     }
     EtcdTestCluster cluster = new EtcdTestCluster(baseDir, members, List.copyOf(flags));
     LIVE.add(cluster);
