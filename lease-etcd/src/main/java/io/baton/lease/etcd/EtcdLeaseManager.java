@@ -65,6 +65,7 @@ public final class EtcdLeaseManager implements LeaseManager {
   private final LeaseKeeper keeper;
   private final RunKeyTxns runKeys;
   private final LeaseExpiry expiry;
+  private final PreviousOwners previousOwners;
   private final Set<OrphanWatcher> watchers = ConcurrentHashMap.newKeySet();
   private Lifecycle lifecycle = Lifecycle.NEW;
 
@@ -92,6 +93,7 @@ public final class EtcdLeaseManager implements LeaseManager {
     this.session.observe(keeper::state);
     this.runKeys = new RunKeyTxns(client.getKVClient(), keys, nodeId, calls, config.maxTxnOps());
     this.expiry = new LeaseExpiry(client.getLeaseClient(), calls, scheduler);
+    this.previousOwners = new PreviousOwners(client.getKVClient(), keys, calls, config.maxTxnOps());
   }
 
   @Override
@@ -228,23 +230,7 @@ public final class EtcdLeaseManager implements LeaseManager {
   @Override
   public List<NodeInfo> listNodes() {
     requireOpen();
-    GetResponse response =
-        call(
-            () ->
-                client
-                    .getKVClient()
-                    .get(keys.nodesPrefix(), GetOption.builder().isPrefix(true).build()),
-            "listing nodes");
-    List<NodeInfo> nodes = new ArrayList<>();
-    for (KeyValue key : response.getKvs()) {
-      String id = keys.nodeId(key.getKey()).orElseThrow();
-      try {
-        nodes.add(NodeInfoCodec.decode(id, key.getValue()));
-      } catch (IllegalArgumentException unreadable) {
-        log.warn("node {}: skipping node key of {}: {}", nodeId, id, unreadable.getMessage());
-      }
-    }
-    return nodes;
+    return nodeSnapshot().nodes();
   }
 
   @Override
@@ -252,7 +238,14 @@ public final class EtcdLeaseManager implements LeaseManager {
     requireOpen();
     OrphanWatcher watcher =
         new OrphanWatcher(
-            client.getWatchClient(), keys, listener, scheduler, nodeId, currentRevision());
+            client.getWatchClient(),
+            keys,
+            this::nodeSnapshot,
+            previousOwners,
+            listener,
+            scheduler,
+            nodeId,
+            startOfWatch());
     watchers.add(watcher);
     watcher.start();
     return () -> {
@@ -314,20 +307,34 @@ public final class EtcdLeaseManager implements LeaseManager {
     }
   }
 
-  /** The revision the orphan watch starts after: etcd's current one, or 0 when unreachable. */
-  private long currentRevision() {
+  /** The live nodes, read from their keys, and the revision they were read at. */
+  private OrphanWatcher.NodeSnapshot nodeSnapshot() {
+    GetResponse response =
+        call(
+            () ->
+                client
+                    .getKVClient()
+                    .get(keys.nodesPrefix(), GetOption.builder().isPrefix(true).build()),
+            "listing nodes");
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (KeyValue key : response.getKvs()) {
+      String id = keys.nodeId(key.getKey()).orElseThrow();
+      try {
+        nodes.add(NodeInfoCodec.decode(id, key.getValue()));
+      } catch (IllegalArgumentException unreadable) {
+        log.warn("node {}: skipping node key of {}: {}", nodeId, id, unreadable.getMessage());
+      }
+    }
+    return new OrphanWatcher.NodeSnapshot(response.getHeader().getRevision(), nodes);
+  }
+
+  /** Where an orphan watch starts: now, or (etcd unreachable) wherever etcd is when it connects. */
+  private OrphanWatcher.NodeSnapshot startOfWatch() {
     try {
-      return call(
-              () ->
-                  client
-                      .getKVClient()
-                      .get(keys.nodesPrefix(), GetOption.builder().withCountOnly(true).build()),
-              "reading the current revision")
-          .getHeader()
-          .getRevision();
+      return nodeSnapshot();
     } catch (LeaseException unreachable) {
       log.warn("node {}: {}", nodeId, unreachable.getMessage());
-      return 0;
+      return null;
     }
   }
 

@@ -18,10 +18,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The node's lease on etcd and its node key: what {@link LeaseKeeper} drives. {@link #grant()}
- * grants a lease, puts the node key on it and then revokes the lease it replaces, so that the runs
- * a LOST node has given up vanish at once (and are seen as orphans) instead of one TTL later.
- * {@link #renew()} is one keep-alive. Thread-safe: grants are serialized, and the node info is read
- * and replaced under {@link #nodeKeyLock()} so a release never writes back stale info.
+ * grants a lease, revokes the lease it replaces and puts the node key on the new one. Revoking the
+ * old lease makes the runs a LOST node has given up vanish at once, with the node key, so that
+ * every watcher sees them as this node's orphans now instead of one TTL later (etcd restores leases
+ * with a full TTL when it restarts). {@link #renew()} is one keep-alive. Thread-safe: grants are
+ * serialized, and the node info is read and replaced under {@link #nodeKeyLock()} so a release
+ * never writes back stale info.
  */
 final class NodeSession implements LeaseKeeper.Session {
   static final long NO_LEASE = 0;
@@ -96,6 +98,9 @@ final class NodeSession implements LeaseKeeper.Session {
     }
     nodeKeyLock.writeLock().lock();
     try {
+      if (replaced != NO_LEASE) {
+        revoke(replaced);
+      }
       calls.await(
           kv.put(keys.nodeKey(nodeId), NodeInfoCodec.encode(info), onLease(granted.getID())),
           "announcing the node");
@@ -106,9 +111,6 @@ final class NodeSession implements LeaseKeeper.Session {
       nodeKeyLock.writeLock().unlock();
     }
     leaseId = granted.getID();
-    if (replaced != NO_LEASE) {
-      revokeQuietly(replaced);
-    }
   }
 
   @Override
@@ -127,12 +129,15 @@ final class NodeSession implements LeaseKeeper.Session {
 
   /** Revokes the current lease: the node key and every run key on it vanish in one revision. */
   void revoke() {
-    long current = leaseId;
-    if (current == NO_LEASE) {
-      return;
+    if (leaseId != NO_LEASE) {
+      revoke(leaseId);
     }
+  }
+
+  /** Revokes a lease; one that etcd no longer has is revoked already. */
+  private void revoke(long lease) {
     try {
-      calls.await(leases.revoke(current), "revoking the node lease");
+      calls.await(leases.revoke(lease), "revoking a node lease");
     } catch (LeaseUnavailableException failure) {
       if (!EtcdCalls.isLeaseNotFound(failure.getCause())) {
         throw failure;

@@ -1,5 +1,6 @@
 package io.baton.lease.etcd;
 
+import io.baton.lease.NodeInfo;
 import io.baton.lease.Orphan;
 import io.baton.lease.OrphanListener;
 import io.baton.lease.Subscription;
@@ -17,15 +18,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One {@code watchOrphans} subscription: a watch on the cluster's whole prefix (run keys and node
- * keys, with previous values) whose deletions {@link OrphanClassifier} sorts into orphans and
- * normal releases.
+ * keys) whose deletions {@link OrphanClassifier} sorts into orphans and normal releases.
  *
  * <p>It remembers the last revision it has seen and, whenever the watch breaks (a member dies, the
  * member loses its leader, the connection drops), opens a new one from the next revision, so no
  * deletion is missed and none is reported twice. jetcd's own resumption is not used: it can skip
  * the history between a watch's creation and its first event. When etcd has compacted the history
- * the watch needed, the listener hears {@link OrphanListener#onWatchGap} and the watch goes on from
- * the oldest revision etcd still has.
+ * the watch needed, the listener hears {@link OrphanListener#onWatchGap} and the watch starts over
+ * from a fresh snapshot of the live nodes.
  *
  * <p>Responses are handled one at a time, in order, on the scheduler (a {@link SerialExecutor});
  * the listener is called there. Thread-safe.
@@ -35,8 +35,18 @@ final class OrphanWatcher implements Subscription {
   private static final Duration FIRST_RETRY = Duration.ofMillis(100);
   private static final Duration LAST_RETRY = Duration.ofSeconds(2);
 
+  /** The live nodes and the revision they were read at: where a watch starts. */
+  record NodeSnapshot(long revision, List<NodeInfo> nodes) {}
+
+  /** Reads a {@link NodeSnapshot}; throws a {@code LeaseException} when etcd cannot answer. */
+  @FunctionalInterface
+  interface NodeSnapshots {
+    NodeSnapshot read();
+  }
+
   private final Watch watch;
   private final KeySpace keys;
+  private final NodeSnapshots snapshots;
   private final OrphanClassifier classifier;
   private final OrphanListener listener;
   private final Scheduler scheduler;
@@ -53,24 +63,30 @@ final class OrphanWatcher implements Subscription {
   private volatile boolean closed;
 
   /**
-   * @param lastSeenRevision the watch reports deletions after this revision; 0 when unknown (it
-   *     then starts at etcd's current revision and reports a gap)
+   * @param start where to start: the watch reports deletions after its revision; null when etcd
+   *     could not be read (the watch then starts at etcd's newest revision and reports a gap)
    */
   OrphanWatcher(
       Watch watch,
       KeySpace keys,
+      NodeSnapshots snapshots,
+      OrphanClassifier.OwnerLookup owners,
       OrphanListener listener,
       Scheduler scheduler,
       String nodeId,
-      long lastSeenRevision) {
+      NodeSnapshot start) {
     this.watch = watch;
     this.keys = keys;
-    this.classifier = new OrphanClassifier(keys);
+    this.snapshots = snapshots;
+    this.classifier = new OrphanClassifier(keys, owners);
     this.listener = listener;
     this.scheduler = scheduler;
     this.events = new SerialExecutor(scheduler);
     this.nodeId = nodeId;
-    this.lastSeenRevision = lastSeenRevision;
+    if (start != null) {
+      this.classifier.reset(start.nodes());
+      this.lastSeenRevision = start.revision();
+    }
   }
 
   void start() {
@@ -109,7 +125,6 @@ final class OrphanWatcher implements Subscription {
     WatchOption option =
         WatchOption.builder()
             .isPrefix(true)
-            .withPrevKV(true)
             .withRevision(lastSeenRevision == 0 ? 0 : lastSeenRevision + 1)
             .withCreateNotify(true)
             .withProgressNotify(true)
@@ -194,14 +209,12 @@ final class OrphanWatcher implements Subscription {
       return;
     }
     if (cause instanceof CompactedException compacted) {
-      long oldest = compacted.getCompactedRevision() + 1;
       gap(
           "etcd compacted its history up to revision "
               + compacted.getCompactedRevision()
               + " before the watch could resume at revision "
               + (lastSeenRevision + 1));
-      lastSeenRevision = Math.max(lastSeenRevision, oldest - 1);
-      open();
+      startOver();
       return;
     }
     Duration delay = retryDelay;
@@ -214,6 +227,19 @@ final class OrphanWatcher implements Subscription {
         lastSeenRevision,
         delay.toMillis());
     scheduler.schedule(delay, () -> events.execute(this::open));
+  }
+
+  /** After a gap: the live nodes as they are now, and the watch from there. */
+  private void startOver() {
+    try {
+      NodeSnapshot now = snapshots.read();
+      classifier.reset(now.nodes());
+      lastSeenRevision = now.revision();
+      open();
+    } catch (RuntimeException unreachable) {
+      log.info("node {}: cannot read the live nodes yet: {}", nodeId, unreachable.toString());
+      scheduler.schedule(retryDelay, () -> events.execute(this::startOver));
+    }
   }
 
   private void gap(String reason) {

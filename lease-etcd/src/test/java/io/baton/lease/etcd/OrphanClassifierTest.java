@@ -11,102 +11,114 @@ import io.etcd.jetcd.watch.WatchEvent;
 import io.etcd.jetcd.watch.WatchEvent.EventType;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** How one revision's watch events are read: release, expiry or hand-off. No etcd needed. */
 class OrphanClassifierTest {
   private static final String PREFIX = "/baton/test/";
-  private static final long LEASE_A = 11;
-  private static final long LEASE_B = 22;
-  private final OrphanClassifier classifier = new OrphanClassifier(new KeySpace(PREFIX));
+  private final List<String> lookups = new ArrayList<>();
   private final UUID run = UUID.randomUUID();
   private final UUID other = UUID.randomUUID();
+  private OrphanClassifier classifier;
 
-  private static KeyValue kv(String key, String value, long revision, long lease) {
-    return new KeyValue(
-        io.etcd.jetcd.api.KeyValue.newBuilder()
-            .setKey(ByteString.copyFromUtf8(key))
-            .setValue(ByteString.copyFromUtf8(value))
-            .setCreateRevision(revision == 0 ? 0 : 1)
-            .setModRevision(revision)
-            .setLease(lease)
-            .build(),
-        ByteSequence.EMPTY);
+  @BeforeEach
+  void classifier() {
+    classifier =
+        new OrphanClassifier(
+            new KeySpace(PREFIX),
+            (revision, runs) -> {
+              lookups.add(revision + ":" + runs.size());
+              return Map.of(run, "node-old");
+            });
+    classifier.reset(List.of(info("node-a", false), info("node-b", false)));
   }
 
-  private static WatchEvent runDeleted(UUID run, long revision, String owner, long lease) {
+  private static NodeInfo info(String nodeId, boolean draining) {
+    return new NodeInfo(nodeId, "h:1", Instant.EPOCH, "v", draining);
+  }
+
+  private static WatchEvent event(EventType type, String key, String value, long revision) {
+    KeyValue kv =
+        new KeyValue(
+            io.etcd.jetcd.api.KeyValue.newBuilder()
+                .setKey(ByteString.copyFromUtf8(key))
+                .setValue(ByteString.copyFromUtf8(value))
+                .setModRevision(revision)
+                .build(),
+            ByteSequence.EMPTY);
     return new WatchEvent(
-        kv(PREFIX + "runs/" + run, "", revision, 0),
-        kv(PREFIX + "runs/" + run, owner, revision - 1, lease),
-        EventType.DELETE);
+        kv,
+        new KeyValue(io.etcd.jetcd.api.KeyValue.getDefaultInstance(), ByteSequence.EMPTY),
+        type);
   }
 
-  private static WatchEvent nodePut(String nodeId, long revision, long lease) {
-    return new WatchEvent(
-        kv(PREFIX + "nodes/" + nodeId, json(nodeId, false), revision, lease),
-        kv("", "", 0, 0),
-        EventType.PUT);
+  private static WatchEvent runDeleted(UUID run, long revision) {
+    return event(EventType.DELETE, PREFIX + "runs/" + run, "", revision);
   }
 
-  private static WatchEvent nodeDeleted(
-      String nodeId, long revision, long lease, boolean draining) {
-    return new WatchEvent(
-        kv(PREFIX + "nodes/" + nodeId, "", revision, 0),
-        kv(PREFIX + "nodes/" + nodeId, json(nodeId, draining), revision - 1, lease),
-        EventType.DELETE);
+  private static WatchEvent runPut(UUID run, String owner, long revision) {
+    return event(EventType.PUT, PREFIX + "runs/" + run, owner, revision);
   }
 
-  private static String json(String nodeId, boolean draining) {
-    NodeInfo info = new NodeInfo(nodeId, "h:1", Instant.EPOCH, "v", draining);
-    return NodeInfoCodec.encode(info).toString(StandardCharsets.UTF_8);
+  private static WatchEvent nodeDeleted(String nodeId, long revision) {
+    return event(EventType.DELETE, PREFIX + "nodes/" + nodeId, "", revision);
   }
 
-  @Test
-  void a_run_key_deleted_in_a_revision_that_puts_nothing_is_an_orphan() {
-    List<Orphan> orphans =
-        classifier.orphans(
-            List.of(
-                nodeDeleted("node-a", 7, LEASE_A, false), runDeleted(run, 7, "node-a", LEASE_A)));
-    assertThat(orphans).containsExactly(new Orphan(run, "node-a", false));
+  private static WatchEvent nodePut(String nodeId, boolean draining, long revision) {
+    return event(
+        EventType.PUT,
+        PREFIX + "nodes/" + nodeId,
+        NodeInfoCodec.encode(info(nodeId, draining)).toString(StandardCharsets.UTF_8),
+        revision);
   }
 
   @Test
-  void a_run_key_deleted_while_its_owner_puts_its_node_key_is_a_release() {
+  void run_keys_deleted_with_their_node_key_are_that_nodes_orphans() {
     List<Orphan> orphans =
         classifier.orphans(
-            List.of(runDeleted(run, 7, "node-a", LEASE_A), nodePut("node-a", 7, LEASE_A)));
-    assertThat(orphans).isEmpty();
-  }
-
-  @Test
-  void another_nodes_node_key_put_in_the_same_revision_does_not_hide_an_orphan() {
-    List<Orphan> orphans =
-        classifier.orphans(
-            List.of(runDeleted(run, 7, "node-a", LEASE_A), nodePut("node-b", 7, LEASE_B)));
-    assertThat(orphans).containsExactly(new Orphan(run, "node-a", false));
-  }
-
-  @Test
-  void runs_revoked_with_a_draining_node_key_on_their_lease_are_a_handoff() {
-    List<Orphan> orphans =
-        classifier.orphans(
-            List.of(
-                runDeleted(run, 9, "node-a", LEASE_A),
-                nodeDeleted("node-a", 9, LEASE_A, true),
-                runDeleted(other, 9, "node-a", LEASE_A)));
+            List.of(runDeleted(run, 7), nodeDeleted("node-a", 7), runDeleted(other, 7)));
     assertThat(orphans)
-        .containsExactly(new Orphan(run, "node-a", true), new Orphan(other, "node-a", true));
+        .containsExactly(new Orphan(run, "node-a", false), new Orphan(other, "node-a", false));
+    assertThat(lookups).isEmpty();
   }
 
   @Test
-  void runs_left_on_an_older_lease_are_no_handoff_even_if_the_node_now_drains() {
+  void run_keys_deleted_in_a_revision_that_puts_a_node_key_are_a_release() {
+    assertThat(
+            classifier.orphans(
+                List.of(runDeleted(run, 7), runDeleted(other, 7), nodePut("node-a", false, 7))))
+        .isEmpty();
+  }
+
+  @Test
+  void a_node_that_announced_draining_before_its_revoke_hands_its_runs_off() {
+    assertThat(classifier.orphans(List.of(nodePut("node-a", true, 8)))).isEmpty();
     List<Orphan> orphans =
-        classifier.orphans(
-            List.of(
-                nodeDeleted("node-a", 9, LEASE_B, true), runDeleted(run, 9, "node-a", LEASE_A)));
-    assertThat(orphans).containsExactly(new Orphan(run, "node-a", false));
+        classifier.orphans(List.of(nodeDeleted("node-a", 9), runDeleted(run, 9)));
+    assertThat(orphans).containsExactly(new Orphan(run, "node-a", true));
+  }
+
+  @Test
+  void a_node_draining_in_the_snapshot_hands_off_and_a_node_gone_and_back_starts_afresh() {
+    classifier.reset(List.of(info("node-a", true)));
+    assertThat(classifier.orphans(List.of(nodeDeleted("node-a", 4), runDeleted(run, 4))))
+        .containsExactly(new Orphan(run, "node-a", true));
+    classifier.orphans(List.of(nodePut("node-a", false, 5)));
+    assertThat(classifier.orphans(List.of(nodeDeleted("node-a", 6), runDeleted(other, 6))))
+        .containsExactly(new Orphan(other, "node-a", false));
+  }
+
+  @Test
+  void runs_deleted_without_a_node_key_get_their_owners_from_the_revision_before() {
+    List<Orphan> orphans = classifier.orphans(List.of(runDeleted(run, 12), runDeleted(other, 12)));
+    assertThat(orphans)
+        .containsExactly(new Orphan(run, "node-old", false), new Orphan(other, "", false));
+    assertThat(lookups).containsExactly("11:2");
   }
 
   @Test
@@ -114,29 +126,21 @@ class OrphanClassifierTest {
     List<Orphan> orphans =
         classifier.orphans(
             List.of(
-                runDeleted(run, 5, "node-a", LEASE_A),
-                nodePut("node-a", 5, LEASE_A),
-                runDeleted(other, 6, "node-a", LEASE_A)));
-    assertThat(orphans).containsExactly(new Orphan(other, "node-a", false));
+                runDeleted(run, 5),
+                nodePut("node-a", false, 5),
+                nodeDeleted("node-b", 6),
+                runDeleted(other, 6)));
+    assertThat(orphans).containsExactly(new Orphan(other, "node-b", false));
   }
 
   @Test
-  void puts_of_run_keys_and_keys_that_are_not_runs_are_ignored() {
-    WatchEvent acquired =
-        new WatchEvent(
-            kv(PREFIX + "runs/" + run, "node-a", 3, LEASE_A), kv("", "", 0, 0), EventType.PUT);
-    WatchEvent strayDelete =
-        new WatchEvent(
-            kv(PREFIX + "runs/not-a-uuid", "", 4, 0),
-            kv(PREFIX + "runs/not-a-uuid", "node-a", 3, LEASE_A),
-            EventType.DELETE);
-    assertThat(classifier.orphans(List.of(acquired, strayDelete))).isEmpty();
-  }
-
-  @Test
-  void a_deletion_whose_previous_value_was_compacted_away_is_an_orphan_of_unknown_owner() {
-    WatchEvent deleted =
-        new WatchEvent(kv(PREFIX + "runs/" + run, "", 8, 0), kv("", "", 0, 0), EventType.DELETE);
-    assertThat(classifier.orphans(List.of(deleted))).containsExactly(new Orphan(run, "", false));
+  void puts_of_run_keys_and_deletions_of_keys_that_are_not_runs_are_ignored() {
+    List<Orphan> orphans =
+        classifier.orphans(
+            List.of(
+                runPut(run, "node-a", 3),
+                event(EventType.DELETE, PREFIX + "runs/not-a-uuid", "", 4)));
+    assertThat(orphans).isEmpty();
+    assertThat(lookups).isEmpty();
   }
 }
