@@ -17,12 +17,19 @@ import java.util.stream.Collectors;
 public final class OrphanRecorder implements OrphanListener {
   private final List<Orphan> orphans = new CopyOnWriteArrayList<>();
   private final List<String> gaps = new CopyOnWriteArrayList<>();
+  private final List<Long> arrivalNanos = new CopyOnWriteArrayList<>();
   private volatile long lastArrivalNanos;
 
   @Override
   public void onOrphans(List<Orphan> batch) {
     orphans.addAll(batch);
     lastArrivalNanos = System.nanoTime();
+    arrivalNanos.add(lastArrivalNanos);
+  }
+
+  /** {@link System#nanoTime()} of every batch's arrival, in order. */
+  public List<Long> arrivalNanos() {
+    return new ArrayList<>(arrivalNanos);
   }
 
   @Override
