@@ -148,11 +148,15 @@ public final class LeaseBenchmark {
   }
 
   /**
-   * Milliseconds from just before one node's {@code releaseAll()} to the moment another node's
-   * watcher has been told of the last of {@code runs} orphans, once per round.
+   * One hand-off, in milliseconds from just before one node's {@code releaseAll()}: when that call
+   * returned, and when another node's watcher was told of the first and the last of the orphans.
    */
-  public double[] handoffs(int runs, int rounds) {
-    double[] millis = new double[rounds];
+  public record Handoff(
+      double revokeReturned, double firstOrphan, double lastOrphan, int batches) {}
+
+  /** {@code rounds} hand-offs of {@code runs} runs each, to one watching node. */
+  public List<Handoff> handoffs(int runs, int rounds) {
+    List<Handoff> handoffs = new ArrayList<>();
     try (EtcdNodes nodes = new EtcdNodes(etcd, LEASE_TTL)) {
       EtcdLeaseManager watching = nodes.start("bench-watcher");
       OrphanRecorder watcher = new OrphanRecorder();
@@ -169,23 +173,21 @@ public final class LeaseBenchmark {
               .atMost(PATIENCE)
               .pollInterval(Duration.ofMillis(1))
               .until(() -> watcher.runIds().containsAll(owned));
-          millis[round] = (watcher.lastArrivalNanos() - before) / 1e6;
-          List<Long> arrivals = watcher.arrivalNanos();
-          out.printf(
-              "  round %d: releaseAll returned %.1f ms, first batch %.1f ms, last %.1f ms,"
-                  + " %d batches%n",
-              round,
-              (returned - before) / 1e6,
-              (arrivals.get(batchesBefore) - before) / 1e6,
-              millis[round],
-              arrivals.size() - batchesBefore);
+          List<Long> arrivals =
+              watcher.arrivalNanos().subList(batchesBefore, watcher.arrivalNanos().size());
+          handoffs.add(
+              new Handoff(
+                  (returned - before) / 1e6,
+                  (arrivals.get(0) - before) / 1e6,
+                  (watcher.lastArrivalNanos() - before) / 1e6,
+                  arrivals.size()));
         }
         if (!watcher.duplicates().isEmpty() || !watcher.gaps().isEmpty()) {
           throw new IllegalStateException("the watcher saw duplicates or gaps");
         }
       }
     }
-    return millis;
+    return handoffs;
   }
 
   public void printAcquires(List<Figures> figures) {
@@ -211,18 +213,23 @@ public final class LeaseBenchmark {
             + " runs.");
   }
 
-  public void printHandoffs(int runs, double[] millis) {
-    double[] sorted = millis.clone();
-    Arrays.sort(sorted);
+  public void printHandoffs(int runs, List<Handoff> handoffs) {
+    double[] last = handoffs.stream().mapToDouble(Handoff::lastOrphan).sorted().toArray();
     out.println();
     out.printf(
-        "revoke -> last orphan notification, %,d runs, %d rounds: median %.1f ms, max %.1f ms"
-            + " (each: %s)%n",
-        runs,
-        millis.length,
-        sorted[(sorted.length - 1) / 2],
-        sorted[sorted.length - 1],
-        Arrays.stream(millis).mapToObj(m -> String.format("%.1f", m)).toList());
+        "revoke -> last orphan notification on another node, %,d runs, %d rounds:"
+            + " median %.1f ms, max %.1f ms%n",
+        runs, last.length, last[(last.length - 1) / 2], last[last.length - 1]);
+    out.println();
+    out.println(
+        "| round | releaseAll() returned ms | first orphan ms | last orphan ms | batches |");
+    out.println("|---:|---:|---:|---:|---:|");
+    for (int round = 0; round < handoffs.size(); round++) {
+      Handoff h = handoffs.get(round);
+      out.printf(
+          "| %d | %.1f | %.1f | %.1f | %d |%n",
+          round + 1, h.revokeReturned(), h.firstOrphan(), h.lastOrphan(), h.batches());
+    }
   }
 
   private static int etcdBatchSize() {
