@@ -16,7 +16,6 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.options.GetOption;
-import io.etcd.jetcd.options.PutOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -129,22 +128,8 @@ public final class EtcdLeaseManager implements LeaseManager {
   @Override
   public void announce(NodeInfo info) {
     requireStarted();
-    long lease = liveLease();
-    session.nodeKeyLock().writeLock().lock();
-    try {
-      call(
-          () ->
-              client
-                  .getKVClient()
-                  .put(
-                      keys.nodeKey(nodeId),
-                      NodeInfoCodec.encode(info),
-                      PutOption.builder().withLeaseId(lease).build()),
-          "announcing the node");
-      session.info(info);
-    } finally {
-      session.nodeKeyLock().writeLock().unlock();
-    }
+    liveLease();
+    session.announce(info);
   }
 
   @Override
@@ -189,15 +174,7 @@ public final class EtcdLeaseManager implements LeaseManager {
   @Override
   public void releaseAll() {
     requireStarted();
-    session.nodeKeyLock().writeLock().lock();
-    try {
-      NodeInfo draining = session.info().asDraining();
-      session.info(draining);
-      announceDrainingBeforeRevoke();
-      session.revoke();
-    } finally {
-      session.nodeKeyLock().writeLock().unlock();
-    }
+    session.drainAndRevoke();
     keeper.revoked();
     log.info("node {} revoked its lease: its runs are handed off", nodeId);
   }
@@ -280,31 +257,7 @@ public final class EtcdLeaseManager implements LeaseManager {
 
   private Map<UUID, String> releaseRuns(Collection<UUID> runIds) {
     requireStarted();
-    session.nodeKeyLock().readLock().lock();
-    try {
-      return guarded(() -> runKeys.release(runIds, session.nodeKeyPut()));
-    } finally {
-      session.nodeKeyLock().readLock().unlock();
-    }
-  }
-
-  /** Marks the node draining so that watchers report its runs as a hand-off when it revokes. */
-  private void announceDrainingBeforeRevoke() {
-    try {
-      call(
-          () ->
-              client
-                  .getKVClient()
-                  .put(
-                      keys.nodeKey(nodeId),
-                      NodeInfoCodec.encode(session.info()),
-                      PutOption.builder().withLeaseId(session.leaseId()).build()),
-          "announcing the node as draining");
-    } catch (LeaseUnavailableException failure) {
-      if (!EtcdCalls.isLeaseNotFound(failure.getCause())) {
-        throw failure;
-      }
-    }
+    return guarded(() -> session.withNodeKeyPut(nodeKeyPut -> runKeys.release(runIds, nodeKeyPut)));
   }
 
   /** The live nodes, read from their keys, and the revision they were read at. */

@@ -12,6 +12,7 @@ import io.etcd.jetcd.options.PutOption;
 import java.time.Duration;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * old lease makes the runs a LOST node has given up vanish at once, with the node key, so that
  * every watcher sees them as this node's orphans now instead of one TTL later (etcd restores leases
  * with a full TTL when it restarts). {@link #renew()} is one keep-alive. Thread-safe: grants are
- * serialized, and the node info is read and replaced under {@link #nodeKeyLock()} so a release
- * never writes back stale info.
+ * serialized, and releases read the node info under a lock that announcements take exclusively, so
+ * a release never writes back stale info.
  */
 final class NodeSession implements LeaseKeeper.Session {
   static final long NO_LEASE = 0;
@@ -63,22 +64,59 @@ final class NodeSession implements LeaseKeeper.Session {
     return leaseId;
   }
 
-  NodeInfo info() {
-    return info;
-  }
-
   void info(NodeInfo info) {
     this.info = info;
   }
 
-  /** Held for reading while a transaction re-puts the node key, for writing while info changes. */
-  ReadWriteLock nodeKeyLock() {
-    return nodeKeyLock;
+  /** Puts the node key with {@code info} on the current lease; later re-puts carry it. */
+  void announce(NodeInfo info) {
+    nodeKeyLock.writeLock().lock();
+    try {
+      calls.await(
+          kv.put(keys.nodeKey(nodeId), NodeInfoCodec.encode(info), onLease(leaseId)),
+          "announcing the node");
+      this.info = info;
+    } finally {
+      nodeKeyLock.writeLock().unlock();
+    }
   }
 
-  /** Puts the node key, with the current info, on the current lease (inside a transaction). */
-  Op nodeKeyPut() {
-    return Op.put(keys.nodeKey(nodeId), NodeInfoCodec.encode(info), onLease(leaseId));
+  /**
+   * Runs a transaction that also puts the node key, unchanged, on the current lease; no
+   * announcement can slip between reading the node info and the transaction.
+   */
+  <T> T withNodeKeyPut(Function<Op, T> transaction) {
+    nodeKeyLock.readLock().lock();
+    try {
+      Op put = Op.put(keys.nodeKey(nodeId), NodeInfoCodec.encode(info), onLease(leaseId));
+      return transaction.apply(put);
+    } finally {
+      nodeKeyLock.readLock().unlock();
+    }
+  }
+
+  /**
+   * Announces the node draining, then revokes its lease: the node key and every run key vanish in
+   * one revision, which watchers read as a hand-off. A lease that is gone already is fine.
+   */
+  void drainAndRevoke() {
+    nodeKeyLock.writeLock().lock();
+    try {
+      NodeInfo draining = info.asDraining();
+      try {
+        calls.await(
+            kv.put(keys.nodeKey(nodeId), NodeInfoCodec.encode(draining), onLease(leaseId)),
+            "announcing the node as draining");
+      } catch (LeaseUnavailableException failure) {
+        if (!EtcdCalls.isLeaseNotFound(failure.getCause())) {
+          throw failure;
+        }
+      }
+      info = draining;
+      revoke(leaseId);
+    } finally {
+      nodeKeyLock.writeLock().unlock();
+    }
   }
 
   @Override
@@ -124,13 +162,6 @@ final class NodeSession implements LeaseKeeper.Session {
         return false;
       }
       throw failure;
-    }
-  }
-
-  /** Revokes the current lease: the node key and every run key on it vanish in one revision. */
-  void revoke() {
-    if (leaseId != NO_LEASE) {
-      revoke(leaseId);
     }
   }
 
