@@ -130,23 +130,37 @@ final class OrphanWatcher implements Subscription {
             .withProgressNotify(true)
             .withRequireLeader(true)
             .build();
+    // jetcd calls our listener while holding its own lock, so we never call jetcd holding ours.
+    int current;
     synchronized (this) {
       if (closed) {
         return;
       }
-      int current = ++generation;
-      try {
-        watcher =
-            watch.watch(
-                keys.prefix(),
-                option,
-                Watch.listener(
-                    response -> onResponse(current, response),
-                    failure -> onFailure(current, failure),
-                    () -> onFailure(current, new IllegalStateException("the watch ended"))));
-      } catch (RuntimeException failure) {
-        onFailure(current, failure);
+      current = ++generation;
+    }
+    Watch.Watcher opened;
+    try {
+      opened =
+          watch.watch(
+              keys.prefix(),
+              option,
+              Watch.listener(
+                  response -> onResponse(current, response),
+                  failure -> onFailure(current, failure),
+                  () -> onFailure(current, new IllegalStateException("the watch ended"))));
+    } catch (RuntimeException failure) {
+      onFailure(current, failure);
+      return;
+    }
+    boolean superseded;
+    synchronized (this) {
+      superseded = closed || generation != current;
+      if (!superseded) {
+        watcher = opened;
       }
+    }
+    if (superseded) {
+      opened.close(); // it failed already, or the subscription was closed meanwhile
     }
   }
 
