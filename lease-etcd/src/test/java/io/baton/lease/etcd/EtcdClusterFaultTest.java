@@ -118,6 +118,7 @@ class EtcdClusterFaultTest {
       await("the watch is live").atMost(PATIENCE).until(() -> watcher.count(early) == 1);
 
       etcd.kill(0);
+      etcd.leader(); // m0 may have led: writes wait for the others to elect one
       List<UUID> released = runsOfA.subList(0, 20);
       a.releaseAll(released);
       a.releaseAll();
