@@ -93,11 +93,6 @@ final class OrphanWatcher implements Subscription {
     events.execute(this::open);
   }
 
-  /** The last revision whose events this watcher has handled (for tests and diagnostics). */
-  long lastSeenRevision() {
-    return lastSeenRevision;
-  }
-
   @Override
   public void close() {
     Watch.Watcher stopping;
