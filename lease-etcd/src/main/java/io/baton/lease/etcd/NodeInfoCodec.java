@@ -1,0 +1,62 @@
+package io.baton.lease.etcd;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.lease.NodeInfo;
+import io.etcd.jetcd.ByteSequence;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/**
+ * The node key's value: {@code {"nodeId":..,"address":..,"startedAt":"2026-..Z","version":..,
+ * "draining":false}}. Unknown fields are ignored so that newer nodes may add some. Thread-safe.
+ */
+final class NodeInfoCodec {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private NodeInfoCodec() {}
+
+  static ByteSequence encode(NodeInfo info) {
+    ObjectNode json = MAPPER.createObjectNode();
+    json.put("nodeId", info.nodeId());
+    json.put("address", info.address());
+    json.put("startedAt", info.startedAt() == null ? null : info.startedAt().toString());
+    json.put("version", info.version());
+    json.put("draining", info.draining());
+    return KeySpace.bytes(json.toString());
+  }
+
+  /**
+   * Reads a node key's value; {@code nodeId} is the id in the key, which wins over the value's.
+   *
+   * @throws IllegalArgumentException the value is not node info
+   */
+  static NodeInfo decode(String nodeId, ByteSequence value) {
+    try {
+      JsonNode json = MAPPER.readTree(KeySpace.text(value));
+      if (json == null || !json.isObject()) {
+        throw new IllegalArgumentException("node " + nodeId + ": node info is not a JSON object");
+      }
+      String startedAt = json.path("startedAt").asText(null);
+      return new NodeInfo(
+          nodeId,
+          json.path("address").asText(""),
+          startedAt == null ? null : Instant.parse(startedAt),
+          json.path("version").asText(""),
+          json.path("draining").asBoolean(false));
+    } catch (JsonProcessingException | DateTimeParseException e) {
+      throw new IllegalArgumentException("node " + nodeId + ": unreadable node info", e);
+    }
+  }
+
+  /** Whether a node key's value says draining; false when it cannot be read. */
+  static boolean draining(ByteSequence value) {
+    try {
+      return decode("?", value).draining();
+    } catch (IllegalArgumentException unreadable) {
+      return false;
+    }
+  }
+}

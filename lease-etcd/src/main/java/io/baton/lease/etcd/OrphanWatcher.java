@@ -1,0 +1,262 @@
+package io.baton.lease.etcd;
+
+import io.baton.lease.NodeInfo;
+import io.baton.lease.Orphan;
+import io.baton.lease.OrphanListener;
+import io.baton.lease.Subscription;
+import io.baton.time.Scheduler;
+import io.baton.time.SerialExecutor;
+import io.etcd.jetcd.Watch;
+import io.etcd.jetcd.common.exception.CompactedException;
+import io.etcd.jetcd.options.WatchOption;
+import io.etcd.jetcd.watch.WatchEvent;
+import io.etcd.jetcd.watch.WatchResponse;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code watchOrphans} subscription: a watch on the cluster's whole prefix (run keys and node
+ * keys) whose deletions {@link OrphanClassifier} sorts into orphans and normal releases.
+ *
+ * <p>It remembers the last revision it has seen and, whenever the watch breaks (a member dies, the
+ * member loses its leader, the connection drops), opens a new one from the next revision, so no
+ * deletion is missed and none is reported twice. jetcd's own resumption is not used: it can skip
+ * the history between a watch's creation and its first event. When etcd has compacted the history
+ * the watch needed, the listener hears {@link OrphanListener#onWatchGap} and the watch starts over
+ * from a fresh snapshot of the live nodes.
+ *
+ * <p>Responses are handled one at a time, in order, on the scheduler (a {@link SerialExecutor});
+ * the listener is called there. Thread-safe.
+ */
+final class OrphanWatcher implements Subscription {
+  private static final Logger log = LoggerFactory.getLogger(OrphanWatcher.class);
+  private static final Duration FIRST_RETRY = Duration.ofMillis(100);
+  private static final Duration LAST_RETRY = Duration.ofSeconds(2);
+
+  /** The live nodes and the revision they were read at: where a watch starts. */
+  record NodeSnapshot(long revision, List<NodeInfo> nodes) {}
+
+  /** Reads a {@link NodeSnapshot}; throws a {@code LeaseException} when etcd cannot answer. */
+  @FunctionalInterface
+  interface NodeSnapshots {
+    NodeSnapshot read();
+  }
+
+  private final Watch watch;
+  private final KeySpace keys;
+  private final NodeSnapshots snapshots;
+  private final OrphanClassifier classifier;
+  private final OrphanListener listener;
+  private final Scheduler scheduler;
+  private final SerialExecutor events;
+  private final String nodeId;
+
+  // Confined to `events` (or to the constructor before the first watch opens).
+  private long lastSeenRevision;
+  private Duration retryDelay = FIRST_RETRY;
+
+  // Guarded by `this`.
+  private Watch.Watcher watcher;
+  private int generation;
+  private volatile boolean closed;
+
+  /**
+   * @param start where to start: the watch reports deletions after its revision; null when etcd
+   *     could not be read (the watch then starts at etcd's newest revision and reports a gap)
+   */
+  OrphanWatcher(
+      Watch watch,
+      KeySpace keys,
+      NodeSnapshots snapshots,
+      OrphanClassifier.OwnerLookup owners,
+      OrphanListener listener,
+      Scheduler scheduler,
+      String nodeId,
+      NodeSnapshot start) {
+    this.watch = watch;
+    this.keys = keys;
+    this.snapshots = snapshots;
+    this.classifier = new OrphanClassifier(keys, owners);
+    this.listener = listener;
+    this.scheduler = scheduler;
+    this.events = new SerialExecutor(scheduler);
+    this.nodeId = nodeId;
+    if (start != null) {
+      this.classifier.reset(start.nodes());
+      this.lastSeenRevision = start.revision();
+    }
+  }
+
+  void start() {
+    events.execute(this::open);
+  }
+
+  @Override
+  public void close() {
+    Watch.Watcher stopping;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      generation++;
+      stopping = watcher;
+      watcher = null;
+    }
+    if (stopping != null) {
+      stopping.close();
+    }
+  }
+
+  private void open() {
+    if (closed) {
+      return;
+    }
+    if (lastSeenRevision == 0) {
+      gap("the watch could not learn the revision to start from, so it starts at the newest one");
+    }
+    WatchOption option =
+        WatchOption.builder()
+            .isPrefix(true)
+            .withRevision(lastSeenRevision == 0 ? 0 : lastSeenRevision + 1)
+            .withCreateNotify(true)
+            .withProgressNotify(true)
+            .withRequireLeader(true)
+            .build();
+    // jetcd calls our listener while holding its own lock, so we never call jetcd holding ours.
+    int current;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      current = ++generation;
+    }
+    Watch.Watcher opened;
+    try {
+      opened =
+          watch.watch(
+              keys.prefix(),
+              option,
+              Watch.listener(
+                  response -> onResponse(current, response),
+                  failure -> onFailure(current, failure),
+                  () -> onFailure(current, new IllegalStateException("the watch ended"))));
+    } catch (RuntimeException failure) {
+      onFailure(current, failure);
+      return;
+    }
+    boolean superseded;
+    synchronized (this) {
+      superseded = closed || generation != current;
+      if (!superseded) {
+        watcher = opened;
+      }
+    }
+    if (superseded) {
+      opened.close(); // it failed already, or the subscription was closed meanwhile
+    }
+  }
+
+  private synchronized boolean isCurrent(int watchGeneration) {
+    return !closed && watchGeneration == generation;
+  }
+
+  private void onResponse(int watchGeneration, WatchResponse response) {
+    if (isCurrent(watchGeneration)) {
+      events.execute(() -> handle(response));
+    }
+  }
+
+  /**
+   * Called by jetcd, which would retry on its own from a revision of its choosing: stop that watch
+   * (its onCompleted then finds a stale generation) and resume from our own last revision.
+   */
+  private void onFailure(int watchGeneration, Throwable failure) {
+    Watch.Watcher failed;
+    synchronized (this) {
+      if (closed || watchGeneration != generation) {
+        return;
+      }
+      generation++;
+      failed = watcher;
+      watcher = null;
+    }
+    if (failed != null) {
+      failed.close();
+    }
+    events.execute(() -> recover(EtcdCalls.unwrap(failure)));
+  }
+
+  private void handle(WatchResponse response) {
+    if (closed) {
+      return;
+    }
+    long revision = lastSeenRevision;
+    for (WatchEvent event : response.getEvents()) {
+      revision = Math.max(revision, event.getKeyValue().getModRevision());
+    }
+    if (response.isProgressNotify() || (response.isCreatedNotify() && lastSeenRevision == 0)) {
+      revision = Math.max(revision, response.getHeader().getRevision());
+    }
+    List<Orphan> orphans = classifier.orphans(response.getEvents());
+    lastSeenRevision = revision;
+    retryDelay = FIRST_RETRY;
+    if (!orphans.isEmpty()) {
+      try {
+        listener.onOrphans(orphans);
+      } catch (RuntimeException failure) {
+        log.error(
+            "node {}: an orphan listener failed on {} orphans", nodeId, orphans.size(), failure);
+      }
+    }
+  }
+
+  private void recover(Throwable cause) {
+    if (closed) {
+      return;
+    }
+    if (cause instanceof CompactedException compacted) {
+      gap(
+          "etcd compacted its history up to revision "
+              + compacted.getCompactedRevision()
+              + " before the watch could resume at revision "
+              + (lastSeenRevision + 1));
+      startOver();
+      return;
+    }
+    Duration delay = retryDelay;
+    retryDelay =
+        delay.multipliedBy(2).compareTo(LAST_RETRY) > 0 ? LAST_RETRY : delay.multipliedBy(2);
+    log.info(
+        "node {}: orphan watch interrupted ({}); resuming after revision {} in {} ms",
+        nodeId,
+        cause.toString(),
+        lastSeenRevision,
+        delay.toMillis());
+    scheduler.schedule(delay, () -> events.execute(this::open));
+  }
+
+  /** After a gap: the live nodes as they are now, and the watch from there. */
+  private void startOver() {
+    try {
+      NodeSnapshot now = snapshots.read();
+      classifier.reset(now.nodes());
+      lastSeenRevision = now.revision();
+      open();
+    } catch (RuntimeException unreachable) {
+      log.info("node {}: cannot read the live nodes yet: {}", nodeId, unreachable.toString());
+      scheduler.schedule(retryDelay, () -> events.execute(this::startOver));
+    }
+  }
+
+  private void gap(String reason) {
+    log.warn("node {}: orphans may have been missed: {}", nodeId, reason);
+    try {
+      listener.onWatchGap(reason);
+    } catch (RuntimeException failure) {
+      log.error("node {}: an orphan listener failed on a watch gap", nodeId, failure);
+    }
+  }
+}
