@@ -54,6 +54,7 @@ public final class OrchestratorNode implements AutoCloseable {
   private final NodeInfo info;
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
   private volatile ConnectionState lastLeaseState = ConnectionState.CONNECTED;
+  private volatile boolean listening;
 
   private OrchestratorNode(Builder builder) {
     this.config = builder.config;
@@ -135,8 +136,18 @@ public final class OrchestratorNode implements AutoCloseable {
             "grant lease",
             () -> {
               leases.start(info);
-              leases.onStateChange(this::leaseStateChanged);
+              if (!listening) {
+                listening = true;
+                leases.onStateChange(this::leaseStateChanged);
+              }
               return null;
+            })
+        .whenComplete(
+            (granted, failure) -> {
+              if (failure != null) {
+                // the lease service is unreachable: the caller may start again later
+                phase.compareAndSet(Phase.STARTING, Phase.NEW);
+              }
             })
         .thenCompose(
             granted -> recovery.enabled() ? startup.run() : CompletableFuture.completedFuture(null))

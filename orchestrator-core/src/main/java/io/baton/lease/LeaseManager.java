@@ -83,7 +83,8 @@ public interface LeaseManager extends AutoCloseable {
 
   /**
    * Pushes, from now on, runs whose owner's lease expired or was revoked. A run released one by one
-   * is not an orphan.
+   * is not an orphan. When "now" cannot be pinned (the service is unreachable when subscribing) or
+   * events were lost, the listener is told with {@link OrphanListener#onWatchGap} and should scan.
    */
   Subscription watchOrphans(OrphanListener listener);
 

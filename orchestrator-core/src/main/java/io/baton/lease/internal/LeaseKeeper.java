@@ -19,7 +19,11 @@ import org.slf4j.LoggerFactory;
  * service extended the lease; so the lease is alive at least until {@code lastRenewed + ttl}. The
  * node becomes SUSPENDED at {@code lastRenewed + renewDeadline} (two thirds of the TTL, leaving a
  * third of the TTL as margin for clock drift) and LOST at {@code lastRenewed + ttl}. While LOST it
- * keeps trying to grant a fresh lease. Thread-safe.
+ * keeps trying to grant a fresh lease. A grant also counts from before it was sent, so a slow grant
+ * may leave the node SUSPENDED for a moment right after it connects: safe, never late.
+ *
+ * <p>The scheduler must have at least two threads: a renewal blocked on the network must not delay
+ * the deadline that suspends the node. Thread-safe.
  */
 public final class LeaseKeeper implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
@@ -108,7 +112,16 @@ public final class LeaseKeeper implements AutoCloseable {
     cancelTimers();
   }
 
+  /** Ticks never overlap: two grants at once could leak a lease. */
+  private final Object tickLock = new Object();
+
   private void tick(boolean scheduled) {
+    synchronized (tickLock) {
+      tickOnce(scheduled);
+    }
+  }
+
+  private void tickOnce(boolean scheduled) {
     synchronized (this) {
       if (closed || !started) {
         return;
@@ -133,6 +146,8 @@ public final class LeaseKeeper implements AutoCloseable {
     }
     if (scheduled) {
       scheduleTick(state() == ConnectionState.CONNECTED ? interval() : retryInterval());
+    } else if (state() == ConnectionState.LOST) {
+      scheduleTick(retryInterval());
     }
   }
 
