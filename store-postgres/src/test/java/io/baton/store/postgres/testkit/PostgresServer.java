@@ -39,13 +39,39 @@ public record PostgresServer(String adminUrl, String user, String password) {
 
   /** The URL of another database on this server, with the same connection parameters. */
   public String urlOf(String database) {
+    String parameters = parameters();
+    return PREFIX + hostPort() + "/" + database + (parameters.isEmpty() ? "" : "?" + parameters);
+  }
+
+  /** The server's host name (the first, when the URL lists several). */
+  public String host() {
+    String first = hostPort().split(",")[0];
+    int colon = first.lastIndexOf(':');
+    return colon >= 0 && !first.endsWith("]") ? first.substring(0, colon) : first;
+  }
+
+  /** The server's port (the first, when the URL lists several). */
+  public int port() {
+    String first = hostPort().split(",")[0];
+    int colon = first.lastIndexOf(':');
+    return colon >= 0 && !first.endsWith("]") ? Integer.parseInt(first.substring(colon + 1)) : 5432;
+  }
+
+  private String hostPort() {
     String rest = adminUrl.substring(PREFIX.length());
-    int slash = rest.indexOf('/');
-    int query = rest.indexOf('?');
-    String hostPort =
-        slash >= 0 ? rest.substring(0, slash) : query >= 0 ? rest.substring(0, query) : rest;
-    String parameters = query >= 0 ? rest.substring(query + 1) : "";
-    return PREFIX + hostPort + "/" + database + (parameters.isEmpty() ? "" : "?" + parameters);
+    int end = rest.length();
+    for (char delimiter : new char[] {'/', '?'}) {
+      int at = rest.indexOf(delimiter);
+      if (at >= 0) {
+        end = Math.min(end, at);
+      }
+    }
+    return rest.substring(0, end);
+  }
+
+  private String parameters() {
+    int query = adminUrl.indexOf('?');
+    return query >= 0 ? adminUrl.substring(query + 1) : "";
   }
 
   /** A superuser connection to the server's admin database. */

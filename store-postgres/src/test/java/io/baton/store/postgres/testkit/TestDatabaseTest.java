@@ -49,7 +49,10 @@ class TestDatabaseTest {
         new PostgresServer("jdbc:postgresql://db.example:6543/postgres?sslmode=require", "u", null);
     assertThat(server.urlOf("baton_x"))
         .isEqualTo("jdbc:postgresql://db.example:6543/baton_x?sslmode=require");
-    assertThat(new PostgresServer("jdbc:postgresql://h/", "u", "p").urlOf("d"))
-        .isEqualTo("jdbc:postgresql://h/d");
+    assertThat(server.host()).isEqualTo("db.example");
+    assertThat(server.port()).isEqualTo(6543);
+    PostgresServer bare = new PostgresServer("jdbc:postgresql://h/", "u", "p");
+    assertThat(bare.urlOf("d")).isEqualTo("jdbc:postgresql://h/d");
+    assertThat(bare.port()).isEqualTo(5432);
   }
 }
