@@ -28,7 +28,7 @@ public final class PostgresStores {
   public static Stores create(PostgresStoreConfig config, Clock clock) {
     Database database = Database.open(config);
     try {
-      SchemaMigrator migrator = new SchemaMigrator(database.dataSource());
+      SchemaMigrator migrator = new SchemaMigrator(Database.unpooled(config));
       database
           .retry()
           .call(

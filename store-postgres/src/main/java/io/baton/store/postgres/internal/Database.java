@@ -8,6 +8,7 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The connection pool, Jdbi on top of it, and the transient-failure retry around every call. Each
@@ -16,6 +17,17 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class Database implements AutoCloseable {
   public static final String POOL_NAME = "baton-postgres";
+
+  /**
+   * Every statement is planned for the values and table sizes of its execution. A cached generic
+   * plan is made for the table sizes of a statement's first executions: on a young, small {@code
+   * runs} or {@code journal} table that is a sequential scan, even for a primary-key lookup, and it
+   * stays the plan while the table grows to millions of rows (until an ANALYZE happens to
+   * invalidate it; never where autovacuum is off). Planning each time costs tens of microseconds,
+   * spread over a whole batch on the hot path; a plan that does not fit the table costs without
+   * bound.
+   */
+  static final String PLAN_CACHE_MODE = "force_custom_plan";
 
   private final HikariDataSource dataSource;
   private final Jdbi jdbi;
@@ -44,10 +56,28 @@ public final class Database implements AutoCloseable {
     pool.addDataSourceProperty("tcpKeepAlive", "true");
     pool.addDataSourceProperty("connectTimeout", seconds(config.connectionTimeout()));
     pool.addDataSourceProperty("socketTimeout", seconds(config.socketTimeout()));
+    pool.addDataSourceProperty("options", "-c plan_cache_mode=" + PLAN_CACHE_MODE);
     TransientRetry retry =
         new TransientRetry(
             config.transientRetryWindow(), config.initialRetryBackoff(), config.maxRetryBackoff());
     return new Database(new HikariDataSource(pool), retry);
+  }
+
+  /**
+   * A data source without a pool, for schema migrations: Flyway holds one connection for its lock
+   * while it works on another, which a pool of one connection could never give it.
+   */
+  public static DataSource unpooled(PostgresStoreConfig config) {
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    // The URL is set last so that its parameters win over the configured ones, as in the pool.
+    dataSource.setSslMode(config.sslMode());
+    dataSource.setApplicationName("baton-migration");
+    dataSource.setConnectTimeout(Integer.parseInt(seconds(config.connectionTimeout())));
+    dataSource.setSocketTimeout(Integer.parseInt(seconds(config.socketTimeout())));
+    dataSource.setUser(config.user());
+    dataSource.setPassword(config.password());
+    dataSource.setURL(config.url());
+    return dataSource;
   }
 
   /** The driver takes whole seconds; round up so that a short timeout never becomes "none". */

@@ -38,6 +38,22 @@ final class FastAppend {
           + " WHERE e.root_run_id IN (SELECT id FROM advanced)"
           + " RETURNING root_run_id";
 
+  /**
+   * The same for one request: a primary-key update instead of a join, which plans in half the time
+   * (every statement is planned at each execution; see {@link Database}).
+   */
+  private static final String ADVANCE_AND_INSERT_ONE =
+      "WITH advanced AS ("
+          + " UPDATE runs SET latest_seq = ?"
+          + " WHERE id = ? AND parent_run_id IS NULL AND owner_token = ? AND latest_seq = ?"
+          + " RETURNING id)"
+          + " INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
+          + " SELECT e.root_run_id, e.seq, e.run_id, e.ts, e.event"
+          + " FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])"
+          + " AS e(root_run_id, seq, run_id, ts, event)"
+          + " WHERE EXISTS (SELECT FROM advanced)"
+          + " RETURNING root_run_id";
+
   private FastAppend() {}
 
   /**
@@ -61,6 +77,9 @@ final class FastAppend {
    * request was appended.
    */
   static Set<UUID> run(Connection connection, List<AppendRequest> requests) throws SQLException {
+    if (requests.size() == 1) {
+      return runOne(connection, requests.get(0));
+    }
     int size = requests.size();
     UUID[] roots = new UUID[size];
     Long[] tokens = new Long[size];
@@ -75,17 +94,33 @@ final class FastAppend {
       last[i] = request.lastSeq();
       entries.addAll(request.entries());
     }
-    Set<UUID> appended = new HashSet<>();
     try (PreparedStatement statement = connection.prepareStatement(ADVANCE_AND_INSERT)) {
       statement.setArray(1, connection.createArrayOf("uuid", roots));
       statement.setArray(2, connection.createArrayOf("int8", tokens));
       statement.setArray(3, connection.createArrayOf("int8", expected));
       statement.setArray(4, connection.createArrayOf("int8", last));
       EntryArrays.bind(connection, statement, 5, entries);
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          appended.add(rs.getObject(1, UUID.class));
-        }
+      return appendedRoots(statement);
+    }
+  }
+
+  private static Set<UUID> runOne(Connection connection, AppendRequest request)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(ADVANCE_AND_INSERT_ONE)) {
+      statement.setLong(1, request.lastSeq());
+      statement.setObject(2, request.rootRunId());
+      statement.setLong(3, request.token());
+      statement.setLong(4, request.firstSeq() - 1);
+      EntryArrays.bind(connection, statement, 5, request.entries());
+      return appendedRoots(statement);
+    }
+  }
+
+  private static Set<UUID> appendedRoots(PreparedStatement statement) throws SQLException {
+    Set<UUID> appended = new HashSet<>();
+    try (ResultSet rs = statement.executeQuery()) {
+      while (rs.next()) {
+        appended.add(rs.getObject(1, UUID.class));
       }
     }
     return appended;
