@@ -3,16 +3,17 @@ package io.baton.store.postgres.internal;
 import io.baton.journal.JournalEntry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * Writes a planned batch: the journal entries, the runs it created and the runs it changed, one
- * statement each whatever the batch's size. The update of existing rows carries the fence and end
- * each root had when it was locked; if any row no longer matches, the batch throws and the
- * transaction rolls back.
+ * Writes a planned batch: the journal entries, the runs it created and the runs it changed, in one
+ * statement whatever the batch's size. The update of existing rows carries the fence and end each
+ * root had when it was locked; if any row no longer matches, the batch throws and the transaction
+ * rolls back.
  */
 final class BatchWriter {
   private static final String INSERT_JOURNAL =
@@ -52,6 +53,16 @@ final class BatchWriter {
           + " output, locked_token, locked_seq)"
           + " WHERE r.id = u.id AND r.owner_token = u.locked_token AND r.latest_seq = u.locked_seq";
 
+  /** All three in one statement: one round trip (data-modifying CTEs all run). */
+  private static final String WRITE_ALL =
+      "WITH written AS ("
+          + INSERT_JOURNAL
+          + "), created AS ("
+          + INSERT_RUNS
+          + "), changed AS ("
+          + UPDATE_RUNS
+          + " RETURNING 1) SELECT count(*) FROM changed";
+
   private final Connection connection;
 
   BatchWriter(Connection connection) {
@@ -64,90 +75,83 @@ final class BatchWriter {
    */
   void write(List<JournalEntry> entries, List<RunRow> created, List<RunRow> changed)
       throws SQLException {
-    if (!entries.isEmpty()) {
-      insertJournal(entries);
+    if (entries.isEmpty() && created.isEmpty() && changed.isEmpty()) {
+      return;
     }
-    if (!created.isEmpty()) {
-      insertRuns(created);
-    }
-    if (!changed.isEmpty()) {
-      updateRuns(changed);
-    }
-  }
-
-  private void insertJournal(List<JournalEntry> entries) throws SQLException {
-    try (PreparedStatement insert = connection.prepareStatement(INSERT_JOURNAL)) {
-      EntryArrays.bind(connection, insert, 1, entries);
-      insert.executeUpdate();
-    }
-  }
-
-  private void insertRuns(List<RunRow> created) throws SQLException {
-    try (PreparedStatement insert = connection.prepareStatement(INSERT_RUNS)) {
-      Columns columns = new Columns(insert, created);
-      columns.uuids(r -> r.record().runId());
-      columns.uuids(r -> r.record().rootRunId());
-      columns.uuids(r -> r.record().parentRunId());
-      columns.texts(r -> r.record().parentStep());
-      columns.texts(r -> r.record().flowName());
-      columns.texts(r -> r.record().flowHash());
-      columns.texts(r -> r.record().status().name());
-      columns.texts(r -> r.record().statusReason());
-      columns.jsons(r -> Sql.json(r.record().input()));
-      columns.jsons(r -> Sql.json(r.record().output()));
-      columns.texts(r -> r.record().error() == null ? null : r.record().error().code());
-      columns.texts(r -> r.record().error() == null ? null : r.record().error().message());
-      columns.booleans(r -> r.record().recoverable());
-      columns.texts(r -> r.record().orchestratorId());
-      columns.longs(r -> r.record().ownerToken());
-      columns.longs(RunRow::latestSeq);
-      columns.timestamps(r -> Sql.iso(r.record().wakeAt()));
-      columns.texts(r -> r.record().idempotencyKey());
-      columns.timestamps(r -> Sql.iso(r.record().createdAt()));
-      columns.timestamps(r -> Sql.iso(r.record().updatedAt()));
-      insert.executeUpdate();
-    }
-  }
-
-  private void updateRuns(List<RunRow> changed) throws SQLException {
-    try (PreparedStatement update = connection.prepareStatement(UPDATE_RUNS)) {
-      Columns columns = new Columns(update, changed);
-      columns.uuids(r -> r.record().runId());
-      columns.texts(r -> r.record().status().name());
-      columns.texts(r -> r.record().statusReason());
-      columns.texts(r -> r.record().error() == null ? null : r.record().error().code());
-      columns.texts(r -> r.record().error() == null ? null : r.record().error().message());
-      columns.booleans(r -> r.record().recoverable());
-      columns.texts(r -> r.record().orchestratorId());
-      columns.longs(r -> r.record().ownerToken());
-      columns.longs(RunRow::latestSeq);
-      columns.timestamps(r -> Sql.iso(r.record().wakeAt()));
-      columns.timestamps(r -> Sql.iso(r.record().updatedAt()));
-      columns.booleans(RunRow::outputChanged);
-      columns.jsons(r -> r.outputChanged() ? Sql.json(r.record().output()) : null);
-      columns.longs(RunRow::lockedToken);
-      columns.longs(RunRow::lockedSeq);
-      int updated = update.executeUpdate();
-      if (updated != changed.size()) {
-        throw new IllegalStateException(
-            "the fence check in SQL disagreed with the locked rows: updated "
-                + updated
-                + " of "
-                + changed.size()
-                + " runs; the batch is rolled back");
+    try (PreparedStatement statement = connection.prepareStatement(WRITE_ALL)) {
+      EntryArrays.bind(connection, statement, 1, entries);
+      Columns next = bindCreated(new Columns(connection, statement, created, 6));
+      bindChanged(new Columns(connection, statement, changed, next.next));
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        int updated = rs.getInt(1);
+        if (updated != changed.size()) {
+          throw new IllegalStateException(
+              "the fence check in SQL disagreed with the locked rows: updated "
+                  + updated
+                  + " of "
+                  + changed.size()
+                  + " runs; the batch is rolled back");
+        }
       }
     }
   }
 
+  private static Columns bindCreated(Columns columns) throws SQLException {
+    columns.uuids(r -> r.record().runId());
+    columns.uuids(r -> r.record().rootRunId());
+    columns.uuids(r -> r.record().parentRunId());
+    columns.texts(r -> r.record().parentStep());
+    columns.texts(r -> r.record().flowName());
+    columns.texts(r -> r.record().flowHash());
+    columns.texts(r -> r.record().status().name());
+    columns.texts(r -> r.record().statusReason());
+    columns.jsons(r -> Sql.json(r.record().input()));
+    columns.jsons(r -> Sql.json(r.record().output()));
+    columns.texts(r -> r.record().error() == null ? null : r.record().error().code());
+    columns.texts(r -> r.record().error() == null ? null : r.record().error().message());
+    columns.booleans(r -> r.record().recoverable());
+    columns.texts(r -> r.record().orchestratorId());
+    columns.longs(r -> r.record().ownerToken());
+    columns.longs(RunRow::latestSeq);
+    columns.timestamps(r -> Sql.iso(r.record().wakeAt()));
+    columns.texts(r -> r.record().idempotencyKey());
+    columns.timestamps(r -> Sql.iso(r.record().createdAt()));
+    columns.timestamps(r -> Sql.iso(r.record().updatedAt()));
+    return columns;
+  }
+
+  private static Columns bindChanged(Columns columns) throws SQLException {
+    columns.uuids(r -> r.record().runId());
+    columns.texts(r -> r.record().status().name());
+    columns.texts(r -> r.record().statusReason());
+    columns.texts(r -> r.record().error() == null ? null : r.record().error().code());
+    columns.texts(r -> r.record().error() == null ? null : r.record().error().message());
+    columns.booleans(r -> r.record().recoverable());
+    columns.texts(r -> r.record().orchestratorId());
+    columns.longs(r -> r.record().ownerToken());
+    columns.longs(RunRow::latestSeq);
+    columns.timestamps(r -> Sql.iso(r.record().wakeAt()));
+    columns.timestamps(r -> Sql.iso(r.record().updatedAt()));
+    columns.booleans(RunRow::outputChanged);
+    columns.jsons(r -> r.outputChanged() ? Sql.json(r.record().output()) : null);
+    columns.longs(RunRow::lockedToken);
+    columns.longs(RunRow::lockedSeq);
+    return columns;
+  }
+
   /** Binds one array parameter per call, in order, from the rows. */
-  private final class Columns {
+  private static final class Columns {
+    private final Connection connection;
     private final PreparedStatement statement;
     private final List<RunRow> rows;
-    private int next = 1;
+    private int next;
 
-    Columns(PreparedStatement statement, List<RunRow> rows) {
+    Columns(Connection connection, PreparedStatement statement, List<RunRow> rows, int first) {
+      this.connection = connection;
       this.statement = statement;
       this.rows = rows;
+      this.next = first;
     }
 
     void uuids(Function<RunRow, UUID> column) throws SQLException {

@@ -4,13 +4,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -25,8 +26,8 @@ import org.slf4j.LoggerFactory;
  *       or an auto-committed {@code INSERT}, followed by ReadyForQuery "idle"), the proxy closes
  *       both sides instead of passing the ReadyForQuery on. The commit is durable; the client never
  *       learns it: an ambiguous commit.
- *   <li>{@link #cutBeforeCommits(int)}: after an {@code INSERT} inside a transaction (ReadyForQuery
- *       "in transaction"), the proxy closes both sides; the server rolls the transaction back.
+ *   <li>{@link #cutBeforeCommits(int)}: when the client sends {@code COMMIT}, the proxy closes both
+ *       sides instead of passing it on; the server rolls the transaction back.
  * </ul>
  *
  * The client must connect without TLS or GSS encryption ({@code
@@ -73,7 +74,7 @@ public final class CuttingProxy implements AutoCloseable {
     commitCutsLeft.set(count);
   }
 
-  /** Cuts the next {@code count} transactions after an insert, before they commit. */
+  /** Cuts the next {@code count} transactions when their COMMIT is sent, before it arrives. */
   public void cutBeforeCommits(int count) {
     abortCutsLeft.set(count);
   }
@@ -101,7 +102,7 @@ public final class CuttingProxy implements AutoCloseable {
         server.setTcpNoDelay(true);
         sockets.add(client);
         sockets.add(server);
-        start("cutting-proxy-up", () -> copy(client, server));
+        start("cutting-proxy-up", () -> relayRequests(client, server));
         start("cutting-proxy-down", () -> relayReplies(server, client));
       } catch (IOException e) {
         if (!closed) {
@@ -117,20 +118,77 @@ public final class CuttingProxy implements AutoCloseable {
     thread.start();
   }
 
-  private void copy(Socket from, Socket to) {
-    byte[] buffer = new byte[16 * 1024];
-    try (InputStream in = from.getInputStream();
-        OutputStream out = to.getOutputStream()) {
-      int read;
-      while ((read = in.read(buffer)) >= 0) {
-        out.write(buffer, 0, read);
-        out.flush();
+  /**
+   * Passes the client's messages on one by one, remembering the text of each prepared statement, so
+   * that a {@code COMMIT} is recognised even when it is sent as a named statement.
+   */
+  private void relayRequests(Socket client, Socket server) {
+    try (DataInputStream in = new DataInputStream(client.getInputStream());
+        OutputStream out = server.getOutputStream()) {
+      int startupLength = in.readInt();
+      byte[] startup = new byte[startupLength - 4];
+      in.readFully(startup);
+      out.write(frame(null, startupLength, startup));
+      out.flush();
+      Map<String, String> statements = new HashMap<>();
+      while (true) {
+        byte type = in.readByte();
+        int length = in.readInt();
+        byte[] body = new byte[length - 4];
+        in.readFully(body);
+        String query = null;
+        if (type == 'P') {
+          String[] nameAndText = cstrings(body, 2);
+          statements.put(nameAndText[0], nameAndText[1]);
+        } else if (type == 'B') {
+          query = statements.get(cstrings(body, 2)[1]);
+        } else if (type == 'Q') {
+          query = cstrings(body, 1)[0];
+        }
+        if (query != null && query.trim().equalsIgnoreCase("COMMIT") && takeOne(abortCutsLeft)) {
+          cuts.incrementAndGet();
+          log.info("cutting a connection instead of passing its COMMIT on");
+          closeQuietly(client, server);
+          return;
+        }
+        out.write(frame(type, length, body));
+        if (in.available() == 0) {
+          out.flush();
+        }
       }
     } catch (IOException ended) {
       // one side closed: close the other
     } finally {
-      closeQuietly(from, to);
+      closeQuietly(client, server);
     }
+  }
+
+  private static byte[] frame(Byte type, int length, byte[] body) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(body.length + 5);
+    if (type != null) {
+      bytes.write(type);
+    }
+    bytes.write(length >>> 24);
+    bytes.write(length >>> 16);
+    bytes.write(length >>> 8);
+    bytes.write(length);
+    bytes.writeBytes(body);
+    return bytes.toByteArray();
+  }
+
+  /** The first {@code count} NUL-terminated strings of a message body. */
+  private static String[] cstrings(byte[] body, int count) {
+    String[] strings = new String[count];
+    int start = 0;
+    for (int i = 0; i < count; i++) {
+      int end = start;
+      while (body[end] != 0) {
+        end++;
+      }
+      strings[i] = new String(body, start, end - start, StandardCharsets.UTF_8);
+      start = end + 1;
+    }
+    return strings;
   }
 
   /** Passes the server's messages on one by one, cutting where armed. */
@@ -156,12 +214,7 @@ public final class CuttingProxy implements AutoCloseable {
           closeQuietly(server, client);
           return;
         }
-        pending.write(type);
-        pending.write(length >>> 24);
-        pending.write(length >>> 16);
-        pending.write(length >>> 8);
-        pending.write(length);
-        pending.write(body);
+        pending.write(frame(type, length, body));
         if (type == 'Z' || in.available() == 0) {
           out.write(pending.toByteArray());
           out.flush();
@@ -183,9 +236,6 @@ public final class CuttingProxy implements AutoCloseable {
   private boolean shouldCut(char transactionStatus, String lastTag) {
     if (transactionStatus == 'I' && (lastTag.equals("COMMIT") || lastTag.startsWith("INSERT"))) {
       return takeOne(commitCutsLeft);
-    }
-    if (transactionStatus == 'T' && lastTag.startsWith("INSERT")) {
-      return takeOne(abortCutsLeft);
     }
     return false;
   }
