@@ -246,15 +246,6 @@ final class AppendLoad {
       return request(new StepCompleted("step-" + seq, 1, JournalFixtures.json("n", (int) seq), T0));
     }
 
-    private static final java.util.concurrent.atomic.AtomicLong COUNTER =
-        new java.util.concurrent.atomic.AtomicLong();
-
-    private static UUID orderedId() {
-      return new UUID(
-          System.currentTimeMillis() << 16 | (COUNTER.incrementAndGet() & 0xffff),
-          java.util.concurrent.ThreadLocalRandom.current().nextLong());
-    }
-
     private AppendRequest request(JournalEvent event) {
       return new AppendRequest(root, 1, List.of(entry(event)));
     }
