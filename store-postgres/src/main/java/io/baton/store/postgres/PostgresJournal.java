@@ -97,31 +97,34 @@ public final class PostgresJournal implements ExecutionJournal {
     return value.map(OptionalLong::of).orElse(OptionalLong.empty());
   }
 
+  /** A root's fence and last sequence. */
+  private record JournalEnd(long fence, long latestSeq) {}
+
   @Override
   public void checkpoint(UUID rootRunId, long token, Checkpoint checkpoint) {
     database.inTransaction(
         "store a checkpoint of run " + rootRunId,
         handle -> {
-          var root =
+          JournalEnd end =
               handle
                   .createQuery(
                       "SELECT owner_token, latest_seq FROM runs"
                           + " WHERE id = :root AND parent_run_id IS NULL FOR UPDATE")
                   .bind("root", rootRunId)
-                  .map((rs, ctx) -> new long[] {rs.getLong(1), rs.getLong(2)})
+                  .map((rs, ctx) -> new JournalEnd(rs.getLong(1), rs.getLong(2)))
                   .findOne()
                   .orElseThrow(() -> new UnknownRootException(rootRunId));
-          if (root[0] != token) {
-            throw new FencedOutException(rootRunId, token, root[0]);
+          if (end.fence() != token) {
+            throw new FencedOutException(rootRunId, token, end.fence());
           }
-          if (checkpoint.seq() > root[1]) {
+          if (checkpoint.seq() > end.latestSeq()) {
             throw new IllegalArgumentException(
                 "checkpoint at seq "
                     + checkpoint.seq()
                     + " is beyond the end of the journal of "
                     + rootRunId
                     + " (seq "
-                    + root[1]
+                    + end.latestSeq()
                     + ")");
           }
           return handle

@@ -8,12 +8,11 @@ import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
 import io.baton.store.Signal;
 import io.baton.store.SignalType;
-import io.baton.store.StoreException;
 import io.baton.store.postgres.internal.Database;
+import io.baton.store.postgres.internal.FlowVersions;
 import io.baton.store.postgres.internal.RunRows;
+import io.baton.store.postgres.internal.SignalInbox;
 import io.baton.store.postgres.internal.Sql;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -35,68 +34,35 @@ public final class PostgresMetadataStore implements MetadataStore {
   private static final String ROOTS = "parent_run_id IS NULL";
 
   private final Database database;
+  private final FlowVersions flows;
+  private final SignalInbox signals;
 
   PostgresMetadataStore(Database database) {
     this.database = database;
+    this.flows = new FlowVersions(database);
+    this.signals = new SignalInbox(database);
   }
 
   // --- flows -------------------------------------------------------------------------------
 
   @Override
   public void saveFlow(FlowRecord flow) {
-    database.withHandle(
-        "save flow " + flow.name(),
-        handle ->
-            handle
-                .createUpdate(
-                    "INSERT INTO flows (name, hash, created_at) VALUES (:name, :hash, :createdAt)"
-                        + " ON CONFLICT (name, hash) DO NOTHING")
-                .bind("name", flow.name())
-                .bind("hash", flow.hash())
-                .bind("createdAt", Sql.timestamp(flow.createdAt()))
-                .execute());
+    flows.save(flow);
   }
 
   @Override
   public Optional<FlowRecord> latestFlow(String name) {
-    return flowVersions(name, 1).stream().findFirst();
+    return flows.versions(name, 1).stream().findFirst();
   }
 
   @Override
   public List<FlowRecord> listFlows() {
-    return database.withHandle(
-        "list flows",
-        handle ->
-            handle
-                .createQuery(
-                    "SELECT DISTINCT ON (name) name, hash, created_at FROM flows"
-                        + " ORDER BY name, seq DESC")
-                .map((rs, ctx) -> flow(rs))
-                .list());
+    return flows.latestOfEach();
   }
 
   @Override
   public List<FlowRecord> flowVersions(String name) {
-    return flowVersions(name, Integer.MAX_VALUE);
-  }
-
-  private List<FlowRecord> flowVersions(String name, int limit) {
-    return database.withHandle(
-        "read versions of flow " + name,
-        handle ->
-            handle
-                .createQuery(
-                    "SELECT name, hash, created_at FROM flows WHERE name = :name"
-                        + " ORDER BY seq DESC LIMIT :limit")
-                .bind("name", name)
-                .bind("limit", limit)
-                .map((rs, ctx) -> flow(rs))
-                .list());
-  }
-
-  private static FlowRecord flow(ResultSet rs) throws SQLException {
-    return new FlowRecord(
-        rs.getString("name"), rs.getString("hash"), Sql.instant(rs, "created_at"));
+    return flows.versions(name, Integer.MAX_VALUE);
   }
 
   // --- runs ----------------------------------------------------------------------------------
@@ -304,112 +270,22 @@ public final class PostgresMetadataStore implements MetadataStore {
 
   @Override
   public Signal addSignal(UUID runId, SignalType type, String step, JsonNode payload, Instant now) {
-    Instant at = Sql.micros(now);
-    return database.inTransaction(
-        "signal run " + runId,
-        handle -> {
-          // Lock the root first: an append that parks the root holds the same lock, so either it
-          // sees this signal or this signal sees the root WAITING.
-          var root =
-              handle
-                  .createQuery(
-                      "SELECT root.id, root.status, root.wake_at FROM runs run"
-                          + " JOIN runs root ON root.id = run.root_run_id"
-                          + " WHERE run.id = :run FOR UPDATE OF root")
-                  .bind("run", runId)
-                  .map(
-                      (rs, ctx) ->
-                          new SignalledRoot(
-                              Sql.uuid(rs, "id"),
-                              RunStatus.valueOf(rs.getString("status")),
-                              Sql.instant(rs, "wake_at")))
-                  .findOne()
-                  .orElseThrow(
-                      () -> new StoreException("no run " + runId + " to signal", runId, null));
-          UUID rootId = root.id();
-          long id =
-              handle
-                  .createUpdate(
-                      "INSERT INTO run_signals (root_run_id, run_id, type, step, payload,"
-                          + " created_at) VALUES (:root, :run, :type, :step,"
-                          + " CAST(:payload AS jsonb), :at)")
-                  .bind("root", rootId)
-                  .bind("run", runId)
-                  .bind("type", type.name())
-                  .bind("step", step)
-                  .bind("payload", Sql.json(payload))
-                  .bind("at", Sql.timestamp(at))
-                  .executeAndReturnGeneratedKeys("id")
-                  .mapTo(Long.class)
-                  .one();
-          if (root.status() == RunStatus.WAITING
-              && (root.wakeAt() == null || root.wakeAt().isAfter(at))) {
-            handle
-                .createUpdate("UPDATE runs SET wake_at = :at WHERE id = :root")
-                .bind("at", Sql.timestamp(at))
-                .bind("root", rootId)
-                .execute();
-          }
-          return new Signal(id, rootId, runId, type, step, payload, at);
-        });
+    return signals.add(runId, type, step, payload, now);
   }
-
-  private record SignalledRoot(UUID id, RunStatus status, Instant wakeAt) {}
 
   @Override
   public List<Signal> signalsFor(UUID rootRunId) {
-    return database.withHandle(
-        "read the signals of run " + rootRunId,
-        handle ->
-            handle
-                .createQuery(
-                    "SELECT id, root_run_id, run_id, type, step, payload::text AS payload,"
-                        + " created_at FROM run_signals WHERE root_run_id = :root ORDER BY id")
-                .bind("root", rootRunId)
-                .map((rs, ctx) -> signal(rs))
-                .list());
+    return signals.forTree(rootRunId);
   }
 
   @Override
   public List<Signal> signalsForNode(String nodeId, int limit) {
-    return database.withHandle(
-        "read the signals of node " + nodeId,
-        handle ->
-            handle
-                .createQuery(
-                    "SELECT s.id, s.root_run_id, s.run_id, s.type, s.step,"
-                        + " s.payload::text AS payload, s.created_at"
-                        + " FROM run_signals s JOIN runs r ON r.id = s.root_run_id"
-                        + " WHERE r.orchestrator_id = :node ORDER BY s.id LIMIT :limit")
-                .bind("node", nodeId)
-                .bind("limit", limit)
-                .map((rs, ctx) -> signal(rs))
-                .list());
-  }
-
-  private static Signal signal(ResultSet rs) throws SQLException {
-    return new Signal(
-        rs.getLong("id"),
-        Sql.uuid(rs, "root_run_id"),
-        Sql.uuid(rs, "run_id"),
-        SignalType.valueOf(rs.getString("type")),
-        rs.getString("step"),
-        Sql.json(rs.getString("payload")),
-        Sql.instant(rs, "created_at"));
+    return signals.forNode(nodeId, limit);
   }
 
   @Override
   public void deleteSignals(Collection<Long> signalIds) {
-    if (signalIds.isEmpty()) {
-      return;
-    }
-    database.withHandle(
-        "delete " + signalIds.size() + " signals",
-        handle ->
-            handle
-                .createUpdate("DELETE FROM run_signals WHERE id = ANY(:ids)")
-                .bindArray("ids", Long.class, signalIds)
-                .execute());
+    signals.delete(signalIds);
   }
 
   // --- health --------------------------------------------------------------------------------

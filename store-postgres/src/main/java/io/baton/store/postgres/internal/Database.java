@@ -118,10 +118,6 @@ public final class Database implements AutoCloseable {
     return retry;
   }
 
-  public DataSource dataSource() {
-    return dataSource;
-  }
-
   @Override
   public void close() {
     dataSource.close();
