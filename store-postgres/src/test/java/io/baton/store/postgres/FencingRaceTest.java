@@ -42,7 +42,7 @@ class FencingRaceTest {
   @RegisterExtension static final PostgresFixture postgres = new PostgresFixture();
 
   private static final int PAIRS = 4;
-  private static final int ROUNDS_PER_PAIR = 400;
+  private static final int ROUNDS_PER_PAIR = 500;
   private static final long OLD_TOKEN = 10;
   private static final long NEW_TOKEN = 11;
 
