@@ -1,0 +1,51 @@
+package io.baton.store.postgres;
+
+import io.baton.store.Stores;
+import io.baton.store.postgres.internal.Database;
+import io.baton.store.postgres.internal.SchemaMigrator;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the journal, metadata store and blob store on one PostgreSQL database. The schema is
+ * migrated (or checked) first; a database whose schema is newer than this code is refused with
+ * {@link SchemaVersionException}. The returned {@link Stores} owns the connection pool: closing it
+ * closes the pool.
+ */
+public final class PostgresStores {
+  private static final Logger log = LoggerFactory.getLogger(PostgresStores.class);
+
+  private PostgresStores() {}
+
+  /**
+   * Opens the stores; waits for PostgreSQL up to the configured retry window.
+   *
+   * @param clock the time of records the stores stamp themselves (blobs)
+   * @throws SchemaVersionException the schema is newer, or older while {@code migrate} is off
+   * @throws io.baton.store.StoreUnavailableException PostgreSQL did not answer within the window
+   */
+  public static Stores create(PostgresStoreConfig config, Clock clock) {
+    Database database = Database.open(config);
+    try {
+      SchemaMigrator migrator = new SchemaMigrator(Database.unpooled(config));
+      database
+          .retry()
+          .call(
+              "prepare the schema",
+              () -> {
+                migrator.prepare(config.migrate());
+                return null;
+              });
+      log.info("PostgreSQL stores ready on {}", config.url());
+      return new Stores(
+          new PostgresJournal(database),
+          new PostgresMetadataStore(database),
+          new PostgresBlobStore(database, clock, config.maxBlobBytes()),
+          database);
+    } catch (RuntimeException failure) {
+      database.close();
+      throw failure;
+    }
+  }
+}

@@ -1,0 +1,185 @@
+package io.baton.store.postgres.internal;
+
+import io.baton.journal.JournalEntry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Writes a planned batch: the journal entries, the runs it created and the runs it changed, in one
+ * statement whatever the batch's size. The update of existing rows carries the fence and end each
+ * root had when it was locked; if any row no longer matches, the batch throws and the transaction
+ * rolls back.
+ */
+final class BatchWriter {
+  private static final String INSERT_JOURNAL =
+      "INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
+          + " SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])";
+
+  private static final String INSERT_RUNS =
+      "INSERT INTO runs (id, root_run_id, parent_run_id, parent_step, flow_name, flow_hash,"
+          + " status, status_reason, input, output, error_code, error_message, recoverable,"
+          + " orchestrator_id, owner_token, latest_seq, wake_at, idempotency_key, created_at,"
+          + " updated_at)"
+          + " SELECT id, root_run_id, parent_run_id, parent_step, flow_name, flow_hash,"
+          + " status, status_reason, input, output, error_code, error_message, recoverable,"
+          + " orchestrator_id, owner_token, latest_seq, wake_at, idempotency_key, created_at,"
+          + " updated_at"
+          + " FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[],"
+          + " ?::text[], ?::text[], ?::jsonb[], ?::jsonb[], ?::text[], ?::text[], ?::boolean[],"
+          + " ?::text[], ?::bigint[], ?::bigint[], ?::timestamptz[], ?::text[], ?::timestamptz[],"
+          + " ?::timestamptz[]) WITH ORDINALITY AS r(id, root_run_id, parent_run_id, parent_step,"
+          + " flow_name, flow_hash, status, status_reason, input, output, error_code,"
+          + " error_message, recoverable, orchestrator_id, owner_token, latest_seq, wake_at,"
+          + " idempotency_key, created_at, updated_at, position)"
+          + " ORDER BY position";
+
+  private static final String UPDATE_RUNS =
+      "UPDATE runs AS r SET status = u.status, status_reason = u.status_reason,"
+          + " error_code = u.error_code, error_message = u.error_message,"
+          + " recoverable = u.recoverable, orchestrator_id = u.orchestrator_id,"
+          + " owner_token = u.owner_token, latest_seq = u.latest_seq, wake_at = u.wake_at,"
+          + " updated_at = u.updated_at,"
+          + " output = CASE WHEN u.output_changed THEN u.output ELSE r.output END"
+          + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[],"
+          + " ?::text[], ?::bigint[], ?::bigint[], ?::timestamptz[], ?::timestamptz[],"
+          + " ?::boolean[], ?::jsonb[], ?::bigint[], ?::bigint[])"
+          + " AS u(id, status, status_reason, error_code, error_message, recoverable,"
+          + " orchestrator_id, owner_token, latest_seq, wake_at, updated_at, output_changed,"
+          + " output, locked_token, locked_seq)"
+          + " WHERE r.id = u.id AND r.owner_token = u.locked_token AND r.latest_seq = u.locked_seq";
+
+  /** All three in one statement: one round trip (data-modifying CTEs all run). */
+  private static final String WRITE_ALL =
+      "WITH written AS ("
+          + INSERT_JOURNAL
+          + "), created AS ("
+          + INSERT_RUNS
+          + "), changed AS ("
+          + UPDATE_RUNS
+          + " RETURNING 1) SELECT count(*) FROM changed";
+
+  private final Connection connection;
+
+  BatchWriter(Connection connection) {
+    this.connection = connection;
+  }
+
+  /**
+   * @param created rows to insert, in order of creation
+   * @param changed existing rows to update
+   */
+  void write(List<JournalEntry> entries, List<RunRow> created, List<RunRow> changed)
+      throws SQLException {
+    if (entries.isEmpty() && created.isEmpty() && changed.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(WRITE_ALL)) {
+      EntryArrays.bind(connection, statement, 1, entries);
+      Columns next = bindCreated(new Columns(connection, statement, created, 6));
+      bindChanged(new Columns(connection, statement, changed, next.next));
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        int updated = rs.getInt(1);
+        if (updated != changed.size()) {
+          throw new IllegalStateException(
+              "the fence check in SQL disagreed with the locked rows: updated "
+                  + updated
+                  + " of "
+                  + changed.size()
+                  + " runs; the batch is rolled back");
+        }
+      }
+    }
+  }
+
+  private static Columns bindCreated(Columns columns) throws SQLException {
+    columns.uuids(r -> r.record().runId());
+    columns.uuids(r -> r.record().rootRunId());
+    columns.uuids(r -> r.record().parentRunId());
+    columns.texts(r -> r.record().parentStep());
+    columns.texts(r -> r.record().flowName());
+    columns.texts(r -> r.record().flowHash());
+    columns.texts(r -> r.record().status().name());
+    columns.texts(r -> r.record().statusReason());
+    columns.jsons(r -> Sql.json(r.record().input()));
+    columns.jsons(r -> Sql.json(r.record().output()));
+    columns.texts(r -> r.record().error() == null ? null : r.record().error().code());
+    columns.texts(r -> r.record().error() == null ? null : r.record().error().message());
+    columns.booleans(r -> r.record().recoverable());
+    columns.texts(r -> r.record().orchestratorId());
+    columns.longs(r -> r.record().ownerToken());
+    columns.longs(RunRow::latestSeq);
+    columns.timestamps(r -> Sql.iso(r.record().wakeAt()));
+    columns.texts(r -> r.record().idempotencyKey());
+    columns.timestamps(r -> Sql.iso(r.record().createdAt()));
+    columns.timestamps(r -> Sql.iso(r.record().updatedAt()));
+    return columns;
+  }
+
+  private static Columns bindChanged(Columns columns) throws SQLException {
+    columns.uuids(r -> r.record().runId());
+    columns.texts(r -> r.record().status().name());
+    columns.texts(r -> r.record().statusReason());
+    columns.texts(r -> r.record().error() == null ? null : r.record().error().code());
+    columns.texts(r -> r.record().error() == null ? null : r.record().error().message());
+    columns.booleans(r -> r.record().recoverable());
+    columns.texts(r -> r.record().orchestratorId());
+    columns.longs(r -> r.record().ownerToken());
+    columns.longs(RunRow::latestSeq);
+    columns.timestamps(r -> Sql.iso(r.record().wakeAt()));
+    columns.timestamps(r -> Sql.iso(r.record().updatedAt()));
+    columns.booleans(RunRow::outputChanged);
+    columns.jsons(r -> r.outputChanged() ? Sql.json(r.record().output()) : null);
+    columns.longs(RunRow::lockedToken);
+    columns.longs(RunRow::lockedSeq);
+    return columns;
+  }
+
+  /** Binds one array parameter per call, in order, from the rows. */
+  private static final class Columns {
+    private final Connection connection;
+    private final PreparedStatement statement;
+    private final List<RunRow> rows;
+    private int next;
+
+    Columns(Connection connection, PreparedStatement statement, List<RunRow> rows, int first) {
+      this.connection = connection;
+      this.statement = statement;
+      this.rows = rows;
+      this.next = first;
+    }
+
+    void uuids(Function<RunRow, UUID> column) throws SQLException {
+      bind("uuid", rows.stream().map(column).toArray(UUID[]::new));
+    }
+
+    void texts(Function<RunRow, String> column) throws SQLException {
+      bind("text", rows.stream().map(column).toArray(String[]::new));
+    }
+
+    void jsons(Function<RunRow, String> column) throws SQLException {
+      bind("jsonb", rows.stream().map(column).toArray(String[]::new));
+    }
+
+    void timestamps(Function<RunRow, String> column) throws SQLException {
+      bind("timestamptz", rows.stream().map(column).toArray(String[]::new));
+    }
+
+    void longs(Function<RunRow, Long> column) throws SQLException {
+      bind("int8", rows.stream().map(column).toArray(Long[]::new));
+    }
+
+    void booleans(Function<RunRow, Boolean> column) throws SQLException {
+      bind("bool", rows.stream().map(column).toArray(Boolean[]::new));
+    }
+
+    private void bind(String type, Object[] values) throws SQLException {
+      statement.setArray(next++, connection.createArrayOf(type, values));
+    }
+  }
+}

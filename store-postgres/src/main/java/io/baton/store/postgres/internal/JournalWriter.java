@@ -1,0 +1,153 @@
+package io.baton.store.postgres.internal;
+
+import io.baton.journal.AppendRequest;
+import io.baton.journal.AppendResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends a batch: the plain step appends of distinct roots in one statement ({@link FastAppend}),
+ * the rest in one transaction that decides each request in Java ({@link AppendBatch}). Each is
+ * retried as a whole after transient failures; an ambiguous commit is thus retried too, and the
+ * retry finds the entries already there and reports them appended. When PostgreSQL refuses the data
+ * of the batch (a constraint, a value it cannot store), the requests are retried one per
+ * transaction, so that the refused one fails alone. Thread-safe.
+ */
+public final class JournalWriter {
+  private static final Logger log = LoggerFactory.getLogger(JournalWriter.class);
+
+  private final Database database;
+
+  public JournalWriter(Database database) {
+    this.database = database;
+  }
+
+  public List<AppendResult> appendAll(List<AppendRequest> requests) {
+    if (requests.isEmpty()) {
+      return List.of();
+    }
+    AppendResult[] results = new AppendResult[requests.size()];
+    appendFast(requests, results);
+    List<Integer> rest = new ArrayList<>();
+    for (int i = 0; i < results.length; i++) {
+      if (results[i] == null) {
+        rest.add(i);
+      }
+    }
+    if (!rest.isEmpty()) {
+      List<AppendRequest> general = rest.stream().map(requests::get).toList();
+      List<AppendResult> decided = appendGeneral(general);
+      for (int i = 0; i < rest.size(); i++) {
+        results[rest.get(i)] = decided.get(i);
+      }
+    }
+    return List.of(results);
+  }
+
+  /**
+   * Appends the requests that may go the fast way (see {@link FastAppend}; a root with more than
+   * one request in the batch goes the general way, which applies them in order), and fills in their
+   * results. A request the fast way did not append is left for the general way.
+   */
+  private void appendFast(List<AppendRequest> requests, AppendResult[] results) {
+    Map<UUID, Integer> requestsPerRoot = new HashMap<>();
+    for (AppendRequest request : requests) {
+      requestsPerRoot.merge(request.rootRunId(), 1, Integer::sum);
+    }
+    List<Integer> fast = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      AppendRequest request = requests.get(i);
+      if (requestsPerRoot.get(request.rootRunId()) == 1 && FastAppend.eligible(request)) {
+        fast.add(i);
+      }
+    }
+    if (fast.isEmpty()) {
+      return;
+    }
+    List<AppendRequest> eligible = fast.stream().map(requests::get).toList();
+    Set<UUID> appended;
+    try {
+      appended =
+          database.withHandle(
+              describe(eligible), handle -> FastAppend.run(handle.getConnection(), eligible));
+    } catch (RuntimeException failure) {
+      if (!Refusals.isDataRefusal(failure)) {
+        throw failure;
+      }
+      return;
+    }
+    for (int i : fast) {
+      AppendRequest request = requests.get(i);
+      if (appended.contains(request.rootRunId())) {
+        results[i] = new AppendResult.Appended(request.rootRunId(), request.lastSeq(), false);
+      }
+    }
+  }
+
+  /** Appends in one transaction that decides each request in Java ({@link AppendBatch}). */
+  private List<AppendResult> appendGeneral(List<AppendRequest> requests) {
+    if (requests.size() == 1) {
+      return List.of(appendAlone(requests.get(0)));
+    }
+    try {
+      return inOneTransaction(requests);
+    } catch (RuntimeException failure) {
+      if (!Refusals.isDataRefusal(failure)) {
+        throw failure;
+      }
+      log.info(
+          "PostgreSQL refused data in a batch of {} appends ({}); appending them one by one",
+          requests.size(),
+          TransientRetry.rootMessage(failure));
+      List<AppendResult> results = new ArrayList<>(requests.size());
+      for (AppendRequest request : requests) {
+        results.add(appendAlone(request));
+      }
+      return results;
+    }
+  }
+
+  private AppendResult appendAlone(AppendRequest request) {
+    try {
+      return inOneTransaction(List.of(request)).get(0);
+    } catch (RuntimeException failure) {
+      if (!Refusals.isDataRefusal(failure)) {
+        throw failure;
+      }
+      if (Refusals.mayBeARace(failure)) {
+        return againAfterRace(request, failure);
+      }
+      return new AppendResult.Rejected(request.rootRunId(), Refusals.explain(request, failure));
+    }
+  }
+
+  /** A concurrent transaction took a key first; now that it committed, decide again. */
+  private AppendResult againAfterRace(AppendRequest request, RuntimeException race) {
+    try {
+      return inOneTransaction(List.of(request)).get(0);
+    } catch (RuntimeException failure) {
+      if (!Refusals.isDataRefusal(failure)) {
+        throw failure;
+      }
+      failure.addSuppressed(race);
+      return new AppendResult.Rejected(request.rootRunId(), Refusals.explain(request, failure));
+    }
+  }
+
+  private List<AppendResult> inOneTransaction(List<AppendRequest> requests) {
+    return database.inTransaction(
+        describe(requests), handle -> new AppendBatch(handle.getConnection(), requests).run());
+  }
+
+  private static String describe(List<AppendRequest> requests) {
+    return requests.size() == 1
+        ? "append to the journal of run " + requests.get(0).rootRunId()
+        : "append a batch of " + requests.size() + " requests to the journal";
+  }
+}
