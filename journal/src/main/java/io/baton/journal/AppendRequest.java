@@ -32,6 +32,13 @@ public record AppendRequest(UUID rootRunId, long token, List<JournalEntry> entri
       if (entry.seq() != expected++) {
         throw new IllegalArgumentException("entry sequences must be contiguous: " + entries);
       }
+      if (entry.event() instanceof RunClaimed claim && claim.token() != token) {
+        throw new IllegalArgumentException(
+            "a claim must carry its append's token: claim token "
+                + claim.token()
+                + ", append token "
+                + token);
+      }
     }
   }
 

@@ -17,6 +17,7 @@ public record RunStatusChanged(
     Objects.requireNonNull(from, "from");
     Objects.requireNonNull(to, "to");
     reason = reason == null ? "" : reason;
+    wakeAt = Instants.micros(wakeAt);
   }
 
   public static RunStatusChanged to(RunStatus from, RunStatus to, String reason) {

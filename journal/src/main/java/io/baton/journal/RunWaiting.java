@@ -19,5 +19,6 @@ public record RunWaiting(String step, WaitReason reason, Instant dueAt, JsonNode
     Objects.requireNonNull(step, "step");
     Objects.requireNonNull(reason, "reason");
     detail = detail == null ? NullNode.getInstance() : detail;
+    dueAt = Instants.micros(dueAt);
   }
 }

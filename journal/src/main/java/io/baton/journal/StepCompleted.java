@@ -11,5 +11,6 @@ public record StepCompleted(String step, int attempt, JsonNode output, Instant s
   public StepCompleted {
     Objects.requireNonNull(step, "step");
     output = output == null ? NullNode.getInstance() : output;
+    startedAt = Instants.micros(startedAt);
   }
 }

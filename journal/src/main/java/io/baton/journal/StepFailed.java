@@ -22,6 +22,8 @@ public record StepFailed(
     Objects.requireNonNull(step, "step");
     Objects.requireNonNull(errorCode, "errorCode");
     message = message == null ? "" : message;
+    retryAt = Instants.micros(retryAt);
+    startedAt = Instants.micros(startedAt);
   }
 
   public ErrorInfo error() {

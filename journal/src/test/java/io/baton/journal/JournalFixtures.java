@@ -89,7 +89,7 @@ public final class JournalFixtures {
   public AppendRequest steps(long token, int count) {
     List<JournalEntry> entries = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      entries.add(stepCompleted("step-" + nextSeq, json("n", nextSeq)));
+      entries.add(stepCompleted("step-" + nextSeq, json("n", (int) nextSeq)));
     }
     return new AppendRequest(rootRunId, token, entries);
   }

@@ -49,18 +49,34 @@ public final class InMemoryMetadataStore implements MetadataStore {
 
   // --- projection, called by the journal under its lock --------------------------------------
 
+  /**
+   * Refuses what a database store refuses: a second root with one idempotency key, a run created
+   * twice, and entries for a run that does not exist or belongs to another tree.
+   */
   synchronized void checkAppend(AppendRequest request) {
     for (JournalEntry entry : request.entries()) {
-      if (entry.event() instanceof RunCreated created && entry.isRootEntry()) {
+      RunRecord existing = runs.get(entry.runId());
+      if (entry.event() instanceof RunCreated created) {
+        if (existing != null) {
+          throw new StoreException("run " + entry.runId() + " exists already", entry.runId(), null);
+        }
         String key = created.idempotencyKey();
-        if (key != null && idempotencyKeys.containsKey(key)) {
+        if (entry.isRootEntry() && key != null && idempotencyKeys.containsKey(key)) {
           throw new DuplicateIdempotencyKeyException(entry.runId(), key);
         }
-      } else if (!(entry.event() instanceof RunCreated)
-          && !runs.containsKey(entry.runId())
-          && !createdIn(request, entry.runId())) {
+      } else if (existing == null && !createdIn(request, entry.runId())) {
         throw new StoreException(
             "no run " + entry.runId() + " to apply the entry to", entry.runId(), null);
+      } else if (existing != null && !existing.rootRunId().equals(request.rootRunId())) {
+        throw new StoreException(
+            "run "
+                + entry.runId()
+                + " belongs to tree "
+                + existing.rootRunId()
+                + ", not "
+                + request.rootRunId(),
+            entry.runId(),
+            null);
       }
     }
   }
@@ -89,14 +105,17 @@ public final class InMemoryMetadataStore implements MetadataStore {
     if (!row.isRoot() || row.status() != RunStatus.WAITING) {
       return row;
     }
+    Instant oldest = null;
     for (Signal signal : signals.values()) {
-      if (signal.rootRunId().equals(row.runId())) {
-        Instant at = signal.createdAt();
-        return row.withWakeAt(
-            row.wakeAt() == null || at.isBefore(row.wakeAt()) ? at : row.wakeAt());
+      if (signal.rootRunId().equals(row.runId())
+          && (oldest == null || signal.createdAt().isBefore(oldest))) {
+        oldest = signal.createdAt();
       }
     }
-    return row;
+    if (oldest == null || (row.wakeAt() != null && !oldest.isBefore(row.wakeAt()))) {
+      return row;
+    }
+    return row.withWakeAt(oldest);
   }
 
   // --- flows ---------------------------------------------------------------------------------

@@ -4,11 +4,9 @@ import io.baton.journal.ExecutionJournal;
 import io.baton.journal.ExecutionJournalComplianceSuite;
 import io.baton.store.Stores;
 import io.baton.store.postgres.testkit.PostgresServer;
-import io.baton.store.postgres.testkit.SkipInheritedTests;
 import io.baton.store.postgres.testkit.TestDatabase;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -21,12 +19,6 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 class ContainerJournalComplianceTest extends ExecutionJournalComplianceSuite {
   @Container
   static final PostgreSQLContainer container = new PostgreSQLContainer("postgres:15-alpine");
-
-  @RegisterExtension
-  static final SkipInheritedTests suiteGaps =
-      SkipInheritedTests.of(
-          "appended_entries_read_back_exactly_and_in_order",
-          "LongNode fixtures cannot survive JSON; see PostgresJournalComplianceTest");
 
   private static Stores stores;
   private static TestDatabase database;
