@@ -39,7 +39,7 @@ final class ClusterRoutes implements Routes {
     owned.forEach(
         (gone, runs) -> nodes.add(new NodeJson(gone, "", null, "", false, false, "GONE", runs)));
     nodes.sort(Comparator.comparing(NodeJson::id));
-    Json.send(ctx, 200, Map.of("self", node.nodeId(), "nodes", nodes));
+    Json.send(ctx, 200, Json.object("self", node.nodeId(), "nodes", nodes));
   }
 
   private NodeJson live(NodeInfo info, int runs) {
@@ -56,6 +56,6 @@ final class ClusterRoutes implements Routes {
   }
 
   private void version(Context ctx) {
-    Json.send(ctx, 200, Map.of("nodeId", node.nodeId(), "version", version));
+    Json.send(ctx, 200, Json.object("nodeId", node.nodeId(), "version", version));
   }
 }

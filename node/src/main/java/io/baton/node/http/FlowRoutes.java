@@ -11,7 +11,6 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -51,7 +50,7 @@ final class FlowRoutes implements Routes {
         orchestrator.applyFlow(
             ctx.body(), source == null || source.isBlank() ? DEFAULT_SOURCE : source);
     ctx.header("Location", "/api/flows/" + flow.name());
-    Json.send(ctx, 201, Map.of("name", flow.name(), "hash", flow.hash()));
+    Json.send(ctx, 201, Json.object("name", flow.name(), "hash", flow.hash()));
   }
 
   private static void requireFlowContentType(Context ctx) {
@@ -66,7 +65,7 @@ final class FlowRoutes implements Routes {
   }
 
   private void list(Context ctx) {
-    Json.send(ctx, 200, Map.of("flows", orchestrator.flows()));
+    Json.send(ctx, 200, Json.object("flows", orchestrator.flows()));
   }
 
   private void show(Context ctx) throws Exception {

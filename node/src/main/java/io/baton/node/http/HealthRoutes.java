@@ -3,7 +3,6 @@ package io.baton.node.http;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code GET /health/live}: 200 while the process serves. {@code GET /health/ready}: 200 when the
@@ -18,16 +17,16 @@ final class HealthRoutes implements Routes {
 
   @Override
   public void addTo(RoutesConfig routes) {
-    routes.get("/health/live", ctx -> Json.send(ctx, 200, Map.of("status", "UP")));
+    routes.get("/health/live", ctx -> Json.send(ctx, 200, Json.object("status", "UP")));
     routes.get("/health/ready", this::ready);
   }
 
   private void ready(Context ctx) {
     List<String> reasons = readiness.notReadyReasons();
     if (reasons.isEmpty()) {
-      Json.send(ctx, 200, Map.of("status", "READY", "reasons", reasons));
+      Json.send(ctx, 200, Json.object("status", "READY", "reasons", reasons));
     } else {
-      Json.send(ctx, 503, Map.of("status", "NOT_READY", "reasons", reasons));
+      Json.send(ctx, 503, Json.object("status", "NOT_READY", "reasons", reasons));
     }
   }
 }

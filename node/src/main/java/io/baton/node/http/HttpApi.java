@@ -93,10 +93,11 @@ public final class HttpApi implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    URI uri = uri();
     stream.close();
     app.stop();
     async.shutdownNow();
-    log.info("HTTP API on {}:{} stopped", host, port());
+    log.info("HTTP API on {} stopped", uri);
   }
 
   /** Assembles the API; node, metrics and readiness are required. */

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -50,7 +49,7 @@ final class RecoveryRoutes implements Routes {
         runs.add(view(run, alive, now));
       }
     }
-    Json.send(ctx, 200, Map.of("runs", runs));
+    Json.send(ctx, 200, Json.object("runs", runs));
   }
 
   private static IncompleteRunJson view(RunRecord run, Set<String> alive, Instant now) {

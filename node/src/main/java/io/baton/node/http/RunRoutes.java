@@ -6,7 +6,6 @@ import io.baton.engine.Orchestrator;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -51,7 +50,7 @@ final class RunRoutes implements Routes {
   private void list(Context ctx) {
     List<RunJson> runs =
         orchestrator.list(RunQueryParams.from(ctx)).stream().map(RunJson::summary).toList();
-    Json.send(ctx, 200, Map.of("runs", runs));
+    Json.send(ctx, 200, Json.object("runs", runs));
   }
 
   private void show(Context ctx) {
@@ -62,6 +61,6 @@ final class RunRoutes implements Routes {
     UUID runId = Requests.runId(ctx);
     List<JournalEntryJson> entries =
         orchestrator.journal(runId).stream().map(JournalEntryJson::of).toList();
-    Json.send(ctx, 200, Map.of("runId", runId, "entries", entries));
+    Json.send(ctx, 200, Json.object("runId", runId, "entries", entries));
   }
 }

@@ -4,6 +4,7 @@ import io.baton.engine.RunEvent;
 import io.baton.time.SerialExecutor;
 import io.javalin.http.sse.SseClient;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -46,19 +47,27 @@ final class StreamSubscriber {
       close();
       return;
     }
-    sender.execute(
-        () -> {
-          try {
-            if (!client.terminated()) {
-              write.run();
+    try {
+      sender.execute(
+          () -> {
+            try {
+              if (!client.terminated()) {
+                write.run();
+              }
+            } finally {
+              pending.decrementAndGet();
             }
-          } finally {
-            pending.decrementAndGet();
-          }
-        });
+          });
+    } catch (RejectedExecutionException closing) {
+      pending.decrementAndGet(); // the API is shutting down; the client is being closed
+    }
   }
 
   void close() {
-    sender.execute(client::close);
+    try {
+      sender.execute(client::close);
+    } catch (RejectedExecutionException closing) {
+      client.close();
+    }
   }
 }
