@@ -96,6 +96,17 @@ class HealthApiTest extends ApiTestBase {
   }
 
   @Test
+  void metrics_whose_names_collide_in_prometheus_do_not_break_the_scrape() {
+    node.metrics().counter("baton.runs.started.same-name").inc();
+    node.metrics().counter("baton.runs.started.same_name").inc(2);
+
+    Reply reply = http.get("/metrics");
+
+    assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+    assertThat(reply.body()).contains("baton_runs_started_same_name_total 1.0");
+  }
+
+  @Test
   void an_unknown_route_answers_404_problem() {
     JsonNode problem = assertProblem(http.get("/api/nothing-here"), 404, "not-found");
 
