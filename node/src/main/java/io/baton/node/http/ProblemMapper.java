@@ -8,6 +8,7 @@ import io.baton.engine.RunConflictException;
 import io.baton.engine.RunNotFoundException;
 import io.baton.flow.FlowValidationException;
 import io.baton.lease.LeaseUnavailableException;
+import io.baton.store.BlobTooLargeException;
 import io.baton.store.StoreUnavailableException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -78,6 +79,9 @@ final class ProblemMapper {
     if (failure instanceof RunConflictException conflict) {
       return Problem.of(
           409, "run-conflict", "Not allowed in the run's status", conflict.getMessage());
+    }
+    if (failure instanceof BlobTooLargeException tooLarge) {
+      return Problem.of(413, "body-too-large", "Request body too large", tooLarge.getMessage());
     }
     if (failure instanceof StoreUnavailableException
         || failure instanceof LeaseUnavailableException) {
