@@ -23,7 +23,7 @@ import picocli.CommandLine;
  * The {@code baton} client commands, run in-process against a node's real HTTP API: every message
  * and exit code they promise.
  */
-class CliTest extends ApiTestBase {
+public class CliTest extends ApiTestBase {
   @TempDir Path dir;
   private String approval;
   private String held;

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Starts one node with its HTTP API for a test class (more on demand with {@link #startNode}) and
- * offers the calls the contract tests share. The node runs on in-memory stores and an in-process
- * lease service; a subclass runs the same tests on other backends by overriding {@link
- * #createNode}.
+ * offers the calls the contract tests share. Nodes run on the {@link TestBackend} that {@link
+ * #createBackend} returns: in-memory stores and an in-process lease service unless the system
+ * property {@value #BACKEND_PROPERTY} names another backend class, or a subclass overrides {@link
+ * #createBackend} (or {@link #createNode}) to run the same tests on PostgreSQL and etcd.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class ApiTestBase {
@@ -34,7 +35,11 @@ public abstract class ApiTestBase {
 
   protected final TestSteps steps = new TestSteps();
   private final List<TestNode> started = new ArrayList<>();
-  private InMemoryBackend memory;
+
+  /** The system property that names the {@link TestBackend} class for every contract test. */
+  public static final String BACKEND_PROPERTY = "baton.test.backend";
+
+  private TestBackend backend;
 
   /** The node under test (started before the first test of the class). */
   protected TestNode node;
@@ -54,20 +59,29 @@ public abstract class ApiTestBase {
       started.get(i).close();
     }
     started.clear();
-    if (memory != null) {
-      memory.close();
+    if (backend != null) {
+      backend.close();
     }
   }
 
   /**
-   * Builds a node, not started, for {@code spec}. Override to run the contract tests on other
-   * stores and lease services; every node a test class starts must join the same cluster.
+   * The backend of this test class's nodes, created before its first node and closed after its
+   * last: the class named by {@value #BACKEND_PROPERTY}, else {@link InMemoryBackend}.
    */
-  protected NodeUnderTest createNode(NodeSpec spec) throws Exception {
-    if (memory == null) {
-      memory = new InMemoryBackend();
+  protected TestBackend createBackend() throws Exception {
+    String name = System.getProperty(BACKEND_PROPERTY, "");
+    if (name.isBlank()) {
+      return new InMemoryBackend();
     }
-    return memory.build(spec);
+    return (TestBackend) Class.forName(name).getConstructor().newInstance();
+  }
+
+  /** Builds a node, not started, for {@code spec}; every node of a test class joins one cluster. */
+  protected NodeUnderTest createNode(NodeSpec spec) throws Exception {
+    if (backend == null) {
+      backend = createBackend();
+    }
+    return backend.build(spec);
   }
 
   /** A node id unique to this test class, such as {@code flowapitest-a}. */

@@ -8,7 +8,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** {@code /api/cluster}, {@code /api/version} and {@code /api/recovery/incomplete}. */
-class ClusterApiTest extends ApiTestBase {
+public class ClusterApiTest extends ApiTestBase {
 
   @Test
   void the_cluster_lists_every_live_node_with_its_lease_state_and_owned_runs() throws Exception {

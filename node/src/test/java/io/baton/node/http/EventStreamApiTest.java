@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code GET /api/stream}: run events as server-sent events. */
-class EventStreamApiTest extends ApiTestBase {
+public class EventStreamApiTest extends ApiTestBase {
   private String approval;
 
   @BeforeAll

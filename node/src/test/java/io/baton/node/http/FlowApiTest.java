@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
 /** {@code /api/flows}: apply YAML and JSON, validation errors, listing and reading. */
-class FlowApiTest extends ApiTestBase {
+public class FlowApiTest extends ApiTestBase {
 
   @Test
   void applying_a_yaml_flow_answers_201_with_its_name_and_hash() {

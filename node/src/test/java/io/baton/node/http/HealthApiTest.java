@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * Health, readiness and metrics, and the protocol errors every route shares: unknown routes, wrong
  * methods, oversized bodies and store outages.
  */
-class HealthApiTest extends ApiTestBase {
+public class HealthApiTest extends ApiTestBase {
 
   @Test
   void liveness_and_readiness_answer_200_while_the_node_serves() {

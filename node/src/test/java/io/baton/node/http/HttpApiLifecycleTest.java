@@ -8,7 +8,7 @@ import java.net.ConnectException;
 import org.junit.jupiter.api.Test;
 
 /** Starting on a free port, closing once and for all, and refusing settings that cannot work. */
-class HttpApiLifecycleTest extends ApiTestBase {
+public class HttpApiLifecycleTest extends ApiTestBase {
 
   @Test
   void port_zero_binds_a_free_port_and_reports_it() {

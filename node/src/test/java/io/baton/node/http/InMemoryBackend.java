@@ -15,7 +15,7 @@ import java.time.Duration;
  * The default backend of the API tests: in-memory stores and an in-process lease service shared by
  * every node a test class starts, so that they form one cluster. The metadata store can be cut off.
  */
-final class InMemoryBackend implements AutoCloseable {
+public final class InMemoryBackend implements TestBackend {
   static final Duration LEASE_TTL = Duration.ofSeconds(5);
 
   private final SystemScheduler scheduler = new SystemScheduler("test-leases", 1);
@@ -23,7 +23,8 @@ final class InMemoryBackend implements AutoCloseable {
   private final Stores stores = InMemoryStores.create(Clock.systemUTC());
   private final OutageMetadataStore metadata = new OutageMetadataStore(stores.metadata());
 
-  NodeUnderTest build(NodeSpec spec) {
+  @Override
+  public NodeUnderTest build(NodeSpec spec) {
     LeaseManager leases =
         new InMemoryLeaseManager(spec.nodeId(), LEASE_TTL, leaseService, spec.scheduler());
     OrchestratorNode node =

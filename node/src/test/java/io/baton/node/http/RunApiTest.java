@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code /api/runs}: submit, idempotency, reading, listing, the journal and every 4xx. */
-class RunApiTest extends ApiTestBase {
+public class RunApiTest extends ApiTestBase {
   private String quick;
 
   @BeforeAll

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code POST /api/runs/{id}/approve | reject | cancel | resume} through a run's lifecycle. */
-class RunCommandApiTest extends ApiTestBase {
+public class RunCommandApiTest extends ApiTestBase {
   private String approval;
   private String held;
 
