@@ -1,0 +1,79 @@
+package io.baton.node.cli;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * The HTTP calls of the client commands, on the JDK's client. A server that does not accept the
+ * connection is reported as {@link ExitCodes#SERVER_NOT_RUNNING}.
+ */
+final class BatonClient {
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+  private final URI server;
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(CONNECT_TIMEOUT)
+          .build();
+
+  BatonClient(URI server) {
+    this.server = server;
+  }
+
+  URI server() {
+    return server;
+  }
+
+  ApiResponse get(String path) {
+    return send(request(path).GET());
+  }
+
+  ApiResponse post(String path, String contentType, String body) {
+    return send(
+        request(path)
+            .header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  private HttpRequest.Builder request(String path) {
+    String base = server.toString().replaceAll("/+$", "");
+    return HttpRequest.newBuilder(URI.create(base + path))
+        .timeout(REQUEST_TIMEOUT)
+        .header("Accept", "application/json");
+  }
+
+  private ApiResponse send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new ApiResponse(response.statusCode(), response.body());
+    } catch (IOException e) {
+      if (refused(e)) {
+        throw new CommandFailedException(
+            ExitCodes.SERVER_NOT_RUNNING, "Server not running at " + server);
+      }
+      throw new CommandFailedException(
+          ExitCodes.ERROR, "Cannot talk to the server at " + server + ": " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommandFailedException(ExitCodes.ERROR, "Interrupted");
+    }
+  }
+
+  private static boolean refused(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

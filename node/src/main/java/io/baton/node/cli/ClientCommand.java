@@ -1,0 +1,32 @@
+package io.baton.node.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** A command that talks to a node's API: {@code --server}, and output to the command's stdout. */
+abstract class ClientCommand implements Callable<Integer> {
+  @Mixin ServerOption server = new ServerOption();
+
+  @Spec CommandSpec spec;
+
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  BatonClient client() {
+    return server.client();
+  }
+
+  @Override
+  public Integer call() {
+    run(client());
+    out().flush();
+    return ExitCodes.OK;
+  }
+
+  /** Does the command's work; failures are {@link CommandFailedException}s. */
+  abstract void run(BatonClient client);
+}

@@ -1,0 +1,23 @@
+package io.baton.node.cli;
+
+/** What {@code baton}'s client commands exit with, so that scripts can branch on it. */
+public final class ExitCodes {
+  public static final int OK = 0;
+
+  /** Anything else that went wrong, a 400 from the server included. */
+  public static final int ERROR = 1;
+
+  /** Bad usage: an unknown command or option, a malformed argument (picocli's own code). */
+  public static final int USAGE = 2;
+
+  /** The run (or flow) does not exist. */
+  public static final int NOT_FOUND = 3;
+
+  /** The run's status does not allow the command. */
+  public static final int CONFLICT = 4;
+
+  /** Nothing answers at the server URL. */
+  public static final int SERVER_NOT_RUNNING = 5;
+
+  private ExitCodes() {}
+}

@@ -1,0 +1,44 @@
+package io.baton.node.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.UUID;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * A command on one run ({@code resume}, {@code cancel}, {@code approve}, {@code reject}): prints
+ * {@code Run <id> <done>}; an unknown run exits 3, a status that does not allow it exits 4 with the
+ * server's reason.
+ */
+abstract class RunActionCommand extends ClientCommand {
+  @Parameters(paramLabel = "ID", description = "The run id.")
+  UUID runId;
+
+  @Option(
+      names = "--by",
+      paramLabel = "NAME",
+      description = "Who does this, for the run's history (default: your user name).")
+  String by = System.getProperty("user.name", "cli");
+
+  /** The API's name of the command, such as {@code resume}. */
+  abstract String action();
+
+  /** What the success message says was done, such as {@code resumed}. */
+  abstract String done();
+
+  /** Adds the command's own fields to the request body. */
+  void addTo(ObjectNode body) {}
+
+  @Override
+  void run(BatonClient client) {
+    ObjectNode body = ApiResponse.MAPPER.createObjectNode().put("by", by);
+    addTo(body);
+    ApiResponse response =
+        client.post("/api/runs/" + runId + "/" + action(), "application/json", body.toString());
+    if (response.status() == 404) {
+      throw new CommandFailedException(ExitCodes.NOT_FOUND, "Run " + runId + " not found");
+    }
+    Failures.check(response);
+    out().println("Run " + runId + " " + done());
+  }
+}

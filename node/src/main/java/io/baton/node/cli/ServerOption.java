@@ -1,0 +1,41 @@
+package io.baton.node.cli;
+
+import java.net.URI;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code --server URL} of every client command; the default comes from {@code BATON_SERVER}. */
+final class ServerOption {
+  static final String DEFAULT_SERVER = "http://127.0.0.1:8080";
+
+  @Option(
+      names = "--server",
+      paramLabel = "URL",
+      defaultValue = "${env:BATON_SERVER:-" + DEFAULT_SERVER + "}",
+      converter = ServerUrl.class,
+      description = "The node's HTTP API (default: $BATON_SERVER, else ${DEFAULT-VALUE}).")
+  URI server;
+
+  BatonClient client() {
+    return new BatonClient(server);
+  }
+
+  /** Accepts http and https URLs with a host. */
+  static final class ServerUrl implements ITypeConverter<URI> {
+    @Override
+    public URI convert(String value) {
+      try {
+        URI uri = URI.create(value.trim());
+        if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+            && uri.getHost() != null) {
+          return uri;
+        }
+      } catch (IllegalArgumentException e) {
+        // reported below
+      }
+      throw new TypeConversionException(
+          "'" + value + "' is not a server URL such as " + DEFAULT_SERVER);
+    }
+  }
+}

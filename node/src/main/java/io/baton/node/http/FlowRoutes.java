@@ -1,0 +1,86 @@
+package io.baton.node.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.engine.FlowNotFoundException;
+import io.baton.engine.Orchestrator;
+import io.baton.flow.Flow;
+import io.baton.store.FlowRecord;
+import io.baton.store.MetadataStore;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code POST /api/flows} (a YAML or JSON flow; {@code ?source=NAME} names it in errors), {@code
+ * GET /api/flows} and {@code GET /api/flows/{name}}.
+ */
+final class FlowRoutes implements Routes {
+  private static final Set<String> FLOW_TYPES =
+      Set.of(
+          "text/yaml",
+          "text/x-yaml",
+          "application/yaml",
+          "application/x-yaml",
+          "application/json",
+          "text/plain");
+  private static final String DEFAULT_SOURCE = "request";
+
+  private final Orchestrator orchestrator;
+  private final MetadataStore metadata;
+
+  FlowRoutes(Orchestrator orchestrator, MetadataStore metadata) {
+    this.orchestrator = orchestrator;
+    this.metadata = metadata;
+  }
+
+  @Override
+  public void addTo(RoutesConfig routes) {
+    routes.post("/api/flows", this::apply);
+    routes.get("/api/flows", this::list);
+    routes.get("/api/flows/{name}", this::show);
+  }
+
+  private void apply(Context ctx) {
+    requireFlowContentType(ctx);
+    String source = ctx.queryParam("source");
+    Flow flow =
+        orchestrator.applyFlow(
+            ctx.body(), source == null || source.isBlank() ? DEFAULT_SOURCE : source);
+    ctx.header("Location", "/api/flows/" + flow.name());
+    Json.send(ctx, 201, Json.object("name", flow.name(), "hash", flow.hash()));
+  }
+
+  private static void requireFlowContentType(Context ctx) {
+    String type = ctx.contentType();
+    if (type == null) {
+      return;
+    }
+    String mediaType = type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+    if (!FLOW_TYPES.contains(mediaType)) {
+      throw new HttpResponseException(415, "A flow is sent as YAML or JSON, not " + mediaType);
+    }
+  }
+
+  private void list(Context ctx) {
+    Json.send(ctx, 200, Json.object("flows", orchestrator.flows()));
+  }
+
+  private void show(Context ctx) throws Exception {
+    String name = ctx.pathParam("name");
+    Flow flow = orchestrator.flow(name).orElseThrow(() -> new FlowNotFoundException(name));
+    List<FlowRecord> versions = metadata.flowVersions(name);
+    JsonNode definition = Json.MAPPER.readTree(flow.canonicalJson());
+    Json.send(
+        ctx,
+        200,
+        new FlowJson(
+            flow.name(),
+            flow.hash(),
+            versions.isEmpty() ? null : versions.get(0).createdAt(),
+            definition,
+            versions.stream().map(v -> new FlowJson.Version(v.hash(), v.createdAt())).toList()));
+  }
+}

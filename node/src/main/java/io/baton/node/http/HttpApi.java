@@ -1,0 +1,161 @@
+package io.baton.node.http;
+
+import com.codahale.metrics.MetricRegistry;
+import io.baton.engine.OrchestratorNode;
+import io.baton.time.NamedThreads;
+import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.util.AsyncExecutor;
+import java.net.URI;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import kotlin.LazyKt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's HTTP API (Javalin on Jetty): flows, runs and their commands, recovery, the cluster,
+ * the event stream, health and metrics. Every error is an {@code application/problem+json} {@link
+ * Problem}. Lifecycle: {@link Builder#start()} binds and serves; {@link #close()} closes the event
+ * streams and stops the server, and is idempotent. Thread-safe.
+ */
+public final class HttpApi implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
+
+  private final Javalin app;
+  private final EventStream stream;
+  private final ExecutorService async;
+  private final String host;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private HttpApi(Builder builder) {
+    this.host = builder.settings.host();
+    this.stream = new EventStream(builder.node.engine(), builder.settings.streamHeartbeat());
+    this.async = Executors.newCachedThreadPool(NamedThreads.factory("http-async"));
+    List<Routes> routes = routes(builder, stream);
+    ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
+    this.app =
+        Javalin.create(
+            config -> {
+              configure(config, builder.settings);
+              routes.forEach(r -> r.addTo(config.routes));
+              problems.register(config.routes);
+            });
+  }
+
+  private static List<Routes> routes(Builder builder, EventStream stream) {
+    OrchestratorNode node = builder.node;
+    return List.of(
+        new FlowRoutes(node.orchestrator(), node.stores().metadata()),
+        new RunRoutes(node.orchestrator()),
+        new RunActionRoutes(node.orchestrator()),
+        new RecoveryRoutes(node.stores().metadata(), node.leases(), builder.clock),
+        new ClusterRoutes(node, builder.version),
+        new StreamRoutes(stream),
+        new HealthRoutes(builder.readiness),
+        new MetricsRoutes(builder.metrics));
+  }
+
+  private void configure(JavalinConfig config, HttpSettings settings) {
+    config.startup.showJavalinBanner = false;
+    config.startup.showOldJavalinVersionWarning = false;
+    config.startup.startupWatcherEnabled = false;
+    config.http.maxRequestSize = settings.maxBodySize();
+    config.http.prefer405over404 = true;
+    config.router.ignoreTrailingSlashes = true;
+    config.concurrency.executor = LazyKt.lazy(() -> new AsyncExecutor(async));
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The port the API listens on (the bound one when the settings asked for port 0). */
+  public int port() {
+    return app.port();
+  }
+
+  /** Where clients reach the API, such as {@code http://127.0.0.1:8080}. */
+  public URI uri() {
+    return URI.create("http://" + host + ":" + port());
+  }
+
+  int streamSubscribers() {
+    return stream.subscriberCount();
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    URI uri = uri();
+    stream.close();
+    app.stop();
+    async.shutdownNow();
+    log.info("HTTP API on {} stopped", uri);
+  }
+
+  /** Assembles the API; node, metrics and readiness are required. */
+  public static final class Builder {
+    private OrchestratorNode node;
+    private MetricRegistry metrics;
+    private Readiness readiness;
+    private HttpSettings settings = HttpSettings.defaults();
+    private Clock clock = Clock.systemUTC();
+    private String version = "dev";
+
+    public Builder node(OrchestratorNode node) {
+      this.node = node;
+      return this;
+    }
+
+    public Builder metrics(MetricRegistry metrics) {
+      this.metrics = metrics;
+      return this;
+    }
+
+    public Builder readiness(Readiness readiness) {
+      this.readiness = readiness;
+      return this;
+    }
+
+    public Builder settings(HttpSettings settings) {
+      this.settings = settings;
+      return this;
+    }
+
+    /** The clock that ages incomplete runs; the system clock by default. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /** The version {@code GET /api/version} reports. */
+    public Builder version(String version) {
+      this.version = version;
+      return this;
+    }
+
+    /** Binds the settings' host and port and serves until {@link HttpApi#close()}. */
+    public HttpApi start() {
+      Objects.requireNonNull(node, "HttpApi needs node");
+      Objects.requireNonNull(metrics, "HttpApi needs metrics");
+      Objects.requireNonNull(readiness, "HttpApi needs readiness");
+      HttpApi api = new HttpApi(this);
+      try {
+        api.app.start(settings.host(), settings.port());
+      } catch (RuntimeException failure) {
+        api.stream.close();
+        api.async.shutdownNow();
+        throw failure;
+      }
+      log.info("HTTP API of node {} listening on {}", node.nodeId(), api.uri());
+      return api;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package io.baton.node.http;
+
+import io.baton.journal.RunStatus;
+import io.baton.lease.LeaseManager;
+import io.baton.lease.NodeInfo;
+import io.baton.store.MetadataStore;
+import io.baton.store.RunQuery;
+import io.baton.store.RunRecord;
+import io.baton.time.Durations;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code GET /api/recovery/incomplete?limit=}: RUNNING and WAITING root runs (up to {@code limit}
+ * of each), with their recorded owner, whether that owner is alive, and their age.
+ */
+final class RecoveryRoutes implements Routes {
+  private final MetadataStore metadata;
+  private final LeaseManager leases;
+  private final Clock clock;
+
+  RecoveryRoutes(MetadataStore metadata, LeaseManager leases, Clock clock) {
+    this.metadata = metadata;
+    this.leases = leases;
+    this.clock = clock;
+  }
+
+  @Override
+  public void addTo(RoutesConfig routes) {
+    routes.get("/api/recovery/incomplete", this::incomplete);
+  }
+
+  private void incomplete(Context ctx) {
+    int limit = RunQueryParams.limit(ctx, RunQuery.DEFAULT_LIMIT);
+    Set<String> alive =
+        leases.listNodes().stream().map(NodeInfo::nodeId).collect(Collectors.toSet());
+    Instant now = clock.instant();
+    List<IncompleteRunJson> runs = new ArrayList<>();
+    for (RunStatus status : List.of(RunStatus.RUNNING, RunStatus.WAITING)) {
+      RunQuery query = RunQuery.all().withStatus(status).onlyRoots().withLimit(limit);
+      for (RunRecord run : metadata.listRuns(query)) {
+        runs.add(view(run, alive, now));
+      }
+    }
+    Json.send(ctx, 200, Json.object("runs", runs));
+  }
+
+  private static IncompleteRunJson view(RunRecord run, Set<String> alive, Instant now) {
+    Duration age =
+        run.createdAt() == null || now.isBefore(run.createdAt())
+            ? Duration.ZERO
+            : Duration.between(run.createdAt(), now);
+    return new IncompleteRunJson(
+        run.runId(),
+        run.flowName(),
+        run.status(),
+        run.orchestratorId(),
+        run.orchestratorId() != null && alive.contains(run.orchestratorId()),
+        run.createdAt(),
+        run.updatedAt(),
+        run.wakeAt(),
+        Durations.format(age));
+  }
+}

@@ -1,0 +1,71 @@
+package io.baton.node.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.engine.Orchestrator;
+import io.baton.store.RunRecord;
+import io.baton.store.SignalType;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code POST /api/runs/{id}/cancel | resume | approve | reject}, each with an optional JSON body
+ * ({@code by}; approve and reject also {@code step} and {@code comment}). Answers 200 with the run
+ * once its owner applied the command (or after {@link Orchestrator#SIGNAL_WAIT}), 404 for an
+ * unknown run and 409 with the reason when the run's status does not allow the command.
+ */
+final class RunActionRoutes implements Routes {
+  static final String DEFAULT_ACTOR = "api";
+  private static final List<String> BY_ONLY = List.of("by");
+  private static final List<String> ANSWER_FIELDS = List.of("by", "step", "comment");
+
+  private final Orchestrator orchestrator;
+
+  RunActionRoutes(Orchestrator orchestrator) {
+    this.orchestrator = orchestrator;
+  }
+
+  @Override
+  public void addTo(RoutesConfig routes) {
+    routes.post(
+        "/api/runs/{id}/cancel",
+        ctx -> act(ctx, BY_ONLY, (id, cmd) -> orchestrator.cancelAsync(id, cmd.by())));
+    routes.post(
+        "/api/runs/{id}/resume",
+        ctx -> act(ctx, BY_ONLY, (id, cmd) -> orchestrator.resumeAsync(id, cmd.by())));
+    routes.post(
+        "/api/runs/{id}/approve", ctx -> act(ctx, ANSWER_FIELDS, answer(SignalType.APPROVE)));
+    routes.post("/api/runs/{id}/reject", ctx -> act(ctx, ANSWER_FIELDS, answer(SignalType.REJECT)));
+  }
+
+  /** What the body asked, checked before anything runs. */
+  private record Command(String by, String step, String comment) {
+    static Command of(ObjectNode body) {
+      String by = Requests.optionalText(body, "by");
+      return new Command(
+          by == null || by.isBlank() ? DEFAULT_ACTOR : by,
+          Requests.optionalText(body, "step"),
+          Requests.optionalText(body, "comment"));
+    }
+  }
+
+  private interface Action {
+    CompletableFuture<RunRecord> apply(UUID runId, Command command);
+  }
+
+  private Action answer(SignalType type) {
+    return (id, cmd) -> orchestrator.answerAsync(id, type, cmd.step(), cmd.by(), cmd.comment());
+  }
+
+  private static void act(Context ctx, List<String> fields, Action action) throws Exception {
+    UUID runId = Requests.runId(ctx);
+    Command command = Command.of(Requests.jsonObject(ctx, fields));
+    ctx.future(
+        () ->
+            action
+                .apply(runId, command)
+                .thenAccept(run -> Json.send(ctx, 200, RunJson.summary(run))));
+  }
+}

@@ -1,0 +1,103 @@
+package io.baton.node.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** {@code /api/cluster}, {@code /api/version} and {@code /api/recovery/incomplete}. */
+public class ClusterApiTest extends ApiTestBase {
+
+  @Test
+  void the_cluster_lists_every_live_node_with_its_lease_state_and_owned_runs() throws Exception {
+    TestNode other = startNode(nodeId("b"));
+    String held = uniqueName("held");
+    applyFlow(TestFlows.held(held));
+    UUID runId = submit(held);
+    await().atMost(TIMEOUT).until(() -> steps.holding(runId));
+
+    Reply reply = http.get("/api/cluster");
+
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(reply.json().get("self").asText()).isEqualTo(node.nodeId());
+    JsonNode nodes = reply.json().get("nodes");
+    assertThat(nodes).extracting(n -> n.get("id").asText()).contains(node.nodeId(), other.nodeId());
+    assertThat(nodes)
+        .filteredOn(n -> n.get("id").asText().equals(node.nodeId()))
+        .singleElement()
+        .satisfies(
+            self -> {
+              assertThat(self.get("self").asBoolean()).isTrue();
+              assertThat(self.get("leaseState").asText()).isEqualTo("CONNECTED");
+              assertThat(self.get("ownedRuns").asInt()).isGreaterThanOrEqualTo(1);
+              assertThat(self.get("draining").asBoolean()).isFalse();
+              assertThat(self.get("startedAt").asText()).endsWith("Z");
+              assertThat(self.has("address")).isTrue();
+              assertThat(self.has("version")).isTrue();
+            });
+    assertThat(nodes)
+        .filteredOn(n -> n.get("id").asText().equals(other.nodeId()))
+        .singleElement()
+        .satisfies(
+            peer -> {
+              assertThat(peer.get("self").asBoolean()).isFalse();
+              assertThat(peer.get("leaseState").asText()).isEqualTo("ALIVE");
+              assertThat(peer.get("ownedRuns").asInt()).isZero();
+            });
+    steps.release(runId);
+  }
+
+  @Test
+  void version_names_the_node_and_its_version() {
+    Reply reply = http.get("/api/version");
+
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(reply.json().get("nodeId").asText()).isEqualTo(node.nodeId());
+    assertThat(reply.json().get("version").asText()).isEqualTo("test-version");
+  }
+
+  @Test
+  void incomplete_runs_are_the_running_and_waiting_ones_with_owner_and_age() {
+    String held = uniqueName("held");
+    String approval = uniqueName("approval");
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.held(held));
+    applyFlow(TestFlows.approval(approval));
+    applyFlow(TestFlows.quick(quick));
+    UUID running = submit(held);
+    UUID waiting = submit(approval);
+    UUID finished = submit(quick);
+    await().atMost(TIMEOUT).until(() -> steps.holding(running));
+    awaitApprovalRequested(waiting, "ask");
+    awaitStatus(finished, "SUCCEEDED");
+
+    Reply reply = http.get("/api/recovery/incomplete");
+
+    assertThat(reply.status()).isEqualTo(200);
+    JsonNode runs = reply.json().get("runs");
+    assertThat(runs)
+        .extracting(r -> r.get("id").asText())
+        .contains(running.toString(), waiting.toString())
+        .doesNotContain(finished.toString());
+    assertThat(runs)
+        .filteredOn(r -> r.get("id").asText().equals(running.toString()))
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run.get("status").asText()).isEqualTo("RUNNING");
+              assertThat(run.get("flow").asText()).isEqualTo(held);
+              assertThat(run.get("owner").asText()).isEqualTo(node.nodeId());
+              assertThat(run.get("ownerAlive").asBoolean()).isTrue();
+              assertThat(run.get("age").asText()).matches("[0-9dhms]+");
+              assertThat(run.get("createdAt").asText()).endsWith("Z");
+            });
+    assertThat(runs)
+        .filteredOn(r -> r.get("id").asText().equals(waiting.toString()))
+        .singleElement()
+        .satisfies(run -> assertThat(run.get("status").asText()).isEqualTo("WAITING"));
+    assertProblem(http.get("/api/recovery/incomplete?limit=-1"), 400, "invalid-request");
+    steps.release(running);
+  }
+}

@@ -1,0 +1,50 @@
+package io.baton.node.http;
+
+import io.baton.engine.OrchestratorNode;
+import io.baton.flow.FlowParser;
+import io.baton.lease.LeaseManager;
+import io.baton.lease.memory.InMemoryLeaseManager;
+import io.baton.lease.memory.InMemoryLeaseService;
+import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryStores;
+import io.baton.time.SystemScheduler;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The default backend of the API tests: in-memory stores and an in-process lease service shared by
+ * every node a test class starts, so that they form one cluster. The metadata store can be cut off.
+ */
+public final class InMemoryBackend implements TestBackend {
+  static final Duration LEASE_TTL = Duration.ofSeconds(5);
+
+  private final SystemScheduler scheduler = new SystemScheduler("test-leases", 1);
+  private final InMemoryLeaseService leaseService = new InMemoryLeaseService(scheduler);
+  private final Stores stores = InMemoryStores.create(Clock.systemUTC());
+  private final OutageMetadataStore metadata = new OutageMetadataStore(stores.metadata());
+
+  @Override
+  public NodeUnderTest build(NodeSpec spec) {
+    LeaseManager leases =
+        new InMemoryLeaseManager(spec.nodeId(), LEASE_TTL, leaseService, spec.scheduler());
+    OrchestratorNode node =
+        OrchestratorNode.builder()
+            .config(spec.engine())
+            .recovery(spec.recovery())
+            .scheduler(spec.scheduler())
+            .stores(new Stores(stores.journal(), metadata, stores.blobs(), null))
+            .leases(leases)
+            .capabilities(spec.capabilities())
+            .flowReader(new FlowParser(spec.capabilities())::parse)
+            .metrics(spec.metrics())
+            .address("127.0.0.1:0")
+            .version("test")
+            .build();
+    return new NodeUnderTest(node, () -> {}, metadata::down);
+  }
+
+  @Override
+  public void close() {
+    scheduler.close();
+  }
+}
