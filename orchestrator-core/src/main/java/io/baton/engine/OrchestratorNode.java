@@ -51,7 +51,10 @@ public final class OrchestratorNode implements AutoCloseable {
   private final OrphanClaimer claimer;
   private final StartupRecovery startup;
   private final SignalPoller poller;
-  private final NodeInfo info;
+  private final java.util.function.Supplier<String> address;
+  private final String version;
+  private final java.time.Instant createdAt;
+  private volatile NodeInfo info;
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
   private volatile ConnectionState lastLeaseState = ConnectionState.CONNECTED;
   private volatile boolean listening;
@@ -85,8 +88,9 @@ public final class OrchestratorNode implements AutoCloseable {
             engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
     this.poller =
         new SignalPoller(engine, stores.metadata(), scheduler, config.signalPollInterval());
-    this.info =
-        new NodeInfo(config.nodeId(), builder.address, scheduler.now(), builder.version, false);
+    this.address = builder.address;
+    this.version = builder.version;
+    this.createdAt = scheduler.now();
     builder.metrics.gauge(EngineMetrics.LEASE_STATE, () -> () -> leases.state().ordinal());
   }
 
@@ -135,6 +139,7 @@ public final class OrchestratorNode implements AutoCloseable {
     return io.call(
             "grant lease",
             () -> {
+              info = new NodeInfo(config.nodeId(), address.get(), createdAt, version, false);
               leases.start(info);
               if (!listening) {
                 listening = true;
@@ -205,7 +210,9 @@ public final class OrchestratorNode implements AutoCloseable {
                             "node {}: drain timed out; releasing runs with steps still running",
                             nodeId());
                       }
-                      leases.announce(info.asDraining());
+                      if (info != null) {
+                        leases.announce(info.asDraining());
+                      }
                       leases.releaseAll();
                       return null;
                     }))
@@ -254,7 +261,7 @@ public final class OrchestratorNode implements AutoCloseable {
     private RandomGenerator random = RandomGenerator.getDefault();
     private Supplier<UUID> ids = UUID::randomUUID;
     private Function<OrchestratorNode, EngineIo> io;
-    private String address = "";
+    private java.util.function.Supplier<String> address = () -> "";
     private String version = "";
 
     public Builder config(EngineConfig config) {
@@ -314,6 +321,12 @@ public final class OrchestratorNode implements AutoCloseable {
     }
 
     public Builder address(String address) {
+      this.address = () -> address;
+      return this;
+    }
+
+    /** Where the node's API answers, asked when the node starts (after the API has bound). */
+    public Builder address(java.util.function.Supplier<String> address) {
       this.address = address;
       return this;
     }

@@ -1,0 +1,81 @@
+package io.baton.node;
+
+import io.baton.lease.LeaseManager;
+import io.baton.lease.etcd.EtcdLeaseConfig;
+import io.baton.lease.etcd.EtcdLeaseManager;
+import io.baton.lease.memory.InMemoryLeaseManager;
+import io.baton.lease.memory.InMemoryLeaseService;
+import io.baton.node.config.NodeConfig;
+import io.baton.node.embedded.FileStores;
+import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryStores;
+import io.baton.store.postgres.PostgresStoreConfig;
+import io.baton.store.postgres.PostgresStores;
+import io.baton.time.Scheduler;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** Opens the store and the lease manager the configuration names. */
+final class Backends {
+  private Backends() {}
+
+  /** The opened stores and the highest fencing token they hold (0 when unknown). */
+  record OpenedStores(Stores stores, long highestToken) {}
+
+  static OpenedStores stores(NodeConfig.Store store, Clock clock) {
+    return switch (store.type()) {
+      case "postgres" -> new OpenedStores(PostgresStores.create(postgres(store), clock), 0);
+      case "embedded" -> {
+        FileStores.Opened opened = FileStores.open(store.dataDir(), clock);
+        yield new OpenedStores(opened.stores(), opened.highestToken());
+      }
+      default -> new OpenedStores(InMemoryStores.create(clock), 0);
+    };
+  }
+
+  static PostgresStoreConfig postgres(NodeConfig.Store store) {
+    return PostgresStoreConfig.builder(store.url())
+        .user(store.user())
+        .password(store.password())
+        .maxPoolSize(store.maxPoolSize())
+        .connectionTimeout(store.connectionTimeout())
+        .sslMode(store.sslMode())
+        .migrate(store.migrate())
+        .transientRetryWindow(store.retryWindow())
+        .build();
+  }
+
+  static LeaseManager leases(NodeConfig config, Scheduler scheduler, long highestToken) {
+    if (config.lease().type().equals("local")) {
+      return new InMemoryLeaseManager(
+          config.nodeId(),
+          config.lease().ttl(),
+          new InMemoryLeaseService(scheduler, highestToken),
+          scheduler);
+    }
+    return new EtcdLeaseManager(etcd(config), config.nodeId(), scheduler);
+  }
+
+  static EtcdLeaseConfig etcd(NodeConfig config) {
+    NodeConfig.Lease lease = config.lease();
+    EtcdLeaseConfig.Builder builder =
+        EtcdLeaseConfig.builder()
+            .endpoints(String.join(",", lease.endpoints()))
+            .cluster(config.cluster())
+            .prefix(lease.prefix())
+            .leaseTtl(lease.ttl());
+    if (lease.caFile() != null) {
+      builder.caFile(Path.of(lease.caFile()));
+    }
+    if (lease.certFile() != null) {
+      builder.certFile(Path.of(lease.certFile()));
+    }
+    if (lease.keyFile() != null) {
+      builder.keyFile(Path.of(lease.keyFile()));
+    }
+    if (lease.user() != null) {
+      builder.credentials(lease.user(), lease.password());
+    }
+    return builder.build();
+  }
+}

@@ -1,0 +1,222 @@
+package io.baton.node;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.jvm.GarbageCollectorMetricSet;
+import com.codahale.metrics.jvm.MemoryUsageGaugeSet;
+import com.codahale.metrics.jvm.ThreadStatesGaugeSet;
+import io.baton.capability.CapabilityRegistry;
+import io.baton.capability.builtin.BuiltInCapabilities;
+import io.baton.engine.BatchingEngineIo;
+import io.baton.engine.EngineMetrics;
+import io.baton.engine.OrchestratorNode;
+import io.baton.flow.FlowParser;
+import io.baton.journal.GroupCommitter;
+import io.baton.lease.LeaseManager;
+import io.baton.node.config.NodeConfig;
+import io.baton.store.Stores;
+import io.baton.time.SystemScheduler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running node process: its stores, lease manager, engine and I/O threads, assembled from the
+ * configuration. Startup order: the store (with migrations), the lease, startup recovery, then
+ * readiness; while the store or etcd cannot be reached, startup waits and retries. {@link #stop}
+ * drains and releases; {@link #close()} frees everything in reverse order. Thread-safe.
+ */
+public final class NodeRuntime implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
+  private static final Duration RETRY_START = Duration.ofMillis(500);
+  private static final Duration RETRY_MAX = Duration.ofSeconds(5);
+
+  private final NodeConfig config;
+  private final SystemScheduler scheduler;
+  private final MetricRegistry metrics;
+  private final Stores stores;
+  private final LeaseManager leases;
+  private final OrchestratorNode node;
+  private volatile String advertisedAddress = "";
+  private volatile boolean stopping;
+
+  private NodeRuntime(NodeConfig config, String version) {
+    this.config = config;
+    this.scheduler = new SystemScheduler("node", 2);
+    this.metrics = new MetricRegistry();
+    metrics.registerAll(new MemoryUsageGaugeSet());
+    metrics.registerAll(new GarbageCollectorMetricSet());
+    metrics.registerAll(new ThreadStatesGaugeSet());
+    Backends.OpenedStores opened =
+        waitFor(
+            "the store (" + config.store().type() + ")",
+            () -> Backends.stores(config.store(), scheduler.clock()));
+    this.stores = opened.stores();
+    this.leases = Backends.leases(config, scheduler, opened.highestToken());
+    CapabilityRegistry capabilities = BuiltInCapabilities.registry();
+    GroupCommitter committer =
+        new GroupCommitter(
+            stores.journal(),
+            GroupCommitter.DEFAULT_MAX_BATCH,
+            Duration.ZERO,
+            config.store().type().equals("postgres") ? 2 : 1,
+            "journal-committer");
+    new EngineMetrics(metrics).observe(committer);
+    this.node =
+        OrchestratorNode.builder()
+            .config(config.engine())
+            .recovery(config.recovery())
+            .scheduler(scheduler)
+            .stores(stores)
+            .leases(leases)
+            .capabilities(capabilities)
+            .flowReader(new FlowParser(capabilities)::parse)
+            .metrics(metrics)
+            .io(n -> new BatchingEngineIo(committer, leases, 4))
+            .address(() -> advertisedAddress)
+            .version(version)
+            .build();
+  }
+
+  /** Opens the store (waiting while it cannot be reached) and assembles the node, not started. */
+  public static NodeRuntime create(NodeConfig config, String version) {
+    log.info(
+        "node {} starting: store {}, lease {}",
+        config.nodeId(),
+        config.store().type(),
+        config.lease().type());
+    return new NodeRuntime(config, version);
+  }
+
+  /**
+   * Grants the lease (waiting while the lease service cannot be reached), re-adopts this node's
+   * runs and applies the flows of {@code flows.dir}; returns once the node is ready.
+   *
+   * @param address where this node's API answers, announced to the other nodes
+   */
+  public void start(String address) {
+    this.advertisedAddress = address;
+    waitFor(
+        "the lease service (" + config.lease().type() + ")",
+        () -> {
+          node.start().join();
+          return null;
+        });
+    applyFlows();
+  }
+
+  /**
+   * Retries {@code action} with back-off until it succeeds (a dead store or etcd: wait, do not
+   * die).
+   */
+  private <T> T waitFor(String what, Supplier<T> action) {
+    Duration wait = RETRY_START;
+    while (true) {
+      try {
+        return action.get();
+      } catch (RuntimeException failure) {
+        if (stopping
+            || failure instanceof io.baton.node.config.ConfigException
+            || failure.getCause() instanceof io.baton.flow.FlowValidationException) {
+          throw failure;
+        }
+        log.warn("waiting for {}: {}; retrying in {}", what, rootMessage(failure), wait);
+        sleep(wait);
+        wait = wait.multipliedBy(2).compareTo(RETRY_MAX) > 0 ? RETRY_MAX : wait.multipliedBy(2);
+      }
+    }
+  }
+
+  private static String rootMessage(Throwable failure) {
+    Throwable cause = failure;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause == failure ? failure.toString() : failure.getMessage() + " (" + cause + ")";
+  }
+
+  private static void sleep(Duration wait) {
+    try {
+      Thread.sleep(wait.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting", e);
+    }
+  }
+
+  private void applyFlows() {
+    Path dir = config.flowsDir();
+    if (dir == null) {
+      return;
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new io.baton.node.config.ConfigException("flows.dir " + dir + " is not a directory");
+    }
+    for (Path file : flowFiles(dir)) {
+      try {
+        var flow = node.orchestrator().applyFlow(Files.readString(file), file.toString());
+        log.info("applied flow {} ({}) from {}", flow.name(), flow.hash().substring(0, 12), file);
+      } catch (IOException e) {
+        throw new io.baton.node.config.ConfigException(
+            "cannot read flow file " + file + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private static List<Path> flowFiles(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.toString().matches(".*\\.(ya?ml|json)$")).sorted().toList();
+    } catch (IOException e) {
+      throw new io.baton.node.config.ConfigException(
+          "cannot list flows.dir " + dir + ": " + e.getMessage());
+    }
+  }
+
+  public NodeConfig config() {
+    return config;
+  }
+
+  public OrchestratorNode node() {
+    return node;
+  }
+
+  public MetricRegistry metrics() {
+    return metrics;
+  }
+
+  /** The graceful stop: drain, journal what finished, release every lease in one call. */
+  public void stop() {
+    stopping = true;
+    try {
+      node.drain()
+          .get(config.engine().drainTimeout().plusSeconds(15).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      log.warn("node {}: graceful stop did not finish cleanly: {}", config.nodeId(), e.toString());
+    }
+  }
+
+  /** Skips the drain: releases every lease now (a second signal). */
+  public void releaseNow() {
+    stopping = true;
+    log.warn("node {}: second signal, releasing all runs without draining", config.nodeId());
+    leases.releaseAll();
+  }
+
+  @Override
+  public void close() {
+    stopping = true;
+    node.close();
+    try {
+      stores.close();
+    } catch (Exception e) {
+      log.warn("closing the store failed: {}", e.toString());
+    }
+    scheduler.close();
+  }
+}

@@ -1,0 +1,118 @@
+package io.baton.node;
+
+import io.baton.node.config.ConfigException;
+import io.baton.node.config.ConfigLoader;
+import io.baton.node.config.NodeConfig;
+import io.baton.node.config.Settings;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a node until a signal stops it: loads the configuration, starts the node and its HTTP API,
+ * and on SIGTERM drains and exits 0 (a second signal skips the drain). A bad configuration exits 2
+ * with a message that names the key and its source.
+ */
+final class ServerProcess {
+  static final int CONFIG_ERROR = 2;
+
+  private ServerProcess() {}
+
+  static int run(NodeOptions options, Map<String, String> presets, PrintStream err) {
+    NodeConfig config;
+    try {
+      Settings settings =
+          ConfigLoader.load(options.config, System.getenv(), options.flags(), presets);
+      config = NodeConfig.from(settings);
+    } catch (ConfigException e) {
+      err.println("baton: " + e.getMessage());
+      return CONFIG_ERROR;
+    }
+    Logging.configure(config.loggingFormat());
+    Logger log = LoggerFactory.getLogger(ServerProcess.class);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Holder holder = new Holder();
+    Signals.install(
+        () -> {
+          holder.stop();
+          stopped.countDown();
+        },
+        () -> {
+          holder.releaseNow();
+          Runtime.getRuntime().halt(0);
+        });
+    try {
+      holder.runtime = NodeRuntime.create(config, Version.current());
+      holder.http = HttpServing.start(holder.runtime);
+      holder.runtime.start(advertised(config, holder.http.port()));
+    } catch (ConfigException e) {
+      err.println("baton: " + e.getMessage());
+      return CONFIG_ERROR;
+    }
+    log.info(
+        "node {} ready: http://{}:{} (store {}, lease {})",
+        config.nodeId(),
+        config.http().host(),
+        holder.http.port(),
+        config.store().type(),
+        config.lease().type());
+    awaitQuietly(stopped);
+    holder.close();
+    log.info("node {} exited", config.nodeId());
+    return 0;
+  }
+
+  /** host:port where other nodes and clients reach this node's API. */
+  static String advertised(NodeConfig config, int port) {
+    String host = config.http().host();
+    if (host.equals("0.0.0.0") || host.equals("::")) {
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.net.UnknownHostException e) {
+        host = config.nodeId();
+      }
+    }
+    return host + ":" + port;
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** What a signal may find half-built. */
+  private static final class Holder {
+    volatile NodeRuntime runtime;
+    volatile HttpServing http;
+
+    void stop() {
+      if (runtime == null) {
+        Runtime.getRuntime().halt(0);
+      }
+      if (http != null) {
+        http.notReady();
+      }
+      runtime.stop();
+    }
+
+    void releaseNow() {
+      if (runtime != null) {
+        runtime.releaseNow();
+      }
+    }
+
+    void close() {
+      if (http != null) {
+        http.close();
+      }
+      if (runtime != null) {
+        runtime.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.baton.node.it;
+
+import io.baton.capability.Capability;
+import io.baton.capability.Invocation;
+import io.baton.capability.StepOutcome;
+import io.baton.journal.JournalCodec;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code hold}: a step that stays in flight until the test lets it finish, counting how often each
+ * idempotency key was invoked (a step may run more than once; it must complete once).
+ */
+final class HoldCapability implements Capability {
+  private final Map<String, AtomicInteger> invocations = new ConcurrentHashMap<>();
+  private final CopyOnWriteArrayList<CompletableFuture<StepOutcome>> held =
+      new CopyOnWriteArrayList<>();
+  private volatile boolean released;
+
+  @Override
+  public String name() {
+    return "hold";
+  }
+
+  @Override
+  public Set<String> operations() {
+    return Set.of();
+  }
+
+  @Override
+  public CompletionStage<StepOutcome> invoke(Invocation invocation) {
+    invocations
+        .computeIfAbsent(invocation.idempotencyKey(), k -> new AtomicInteger())
+        .incrementAndGet();
+    StepOutcome done =
+        StepOutcome.completed(
+            JournalCodec.mapper().createObjectNode().put("key", invocation.idempotencyKey()));
+    if (released) {
+      return CompletableFuture.completedFuture(done);
+    }
+    CompletableFuture<StepOutcome> outcome = new CompletableFuture<>();
+    held.add(outcome);
+    outcome.whenComplete((o, f) -> held.remove(outcome));
+    invocation
+        .cancellation()
+        .onCancel(() -> outcome.complete(StepOutcome.failed("cancelled", "node stopping", true)));
+    if (released) {
+      outcome.complete(done);
+    }
+    return outcome.thenApply(o -> o instanceof StepOutcome.Completed ? done : o);
+  }
+
+  /** Lets every held and future invocation finish. */
+  void releaseAll() {
+    released = true;
+    for (CompletableFuture<StepOutcome> outcome : held) {
+      outcome.complete(StepOutcome.completed(null));
+    }
+  }
+
+  int heldCount() {
+    return held.size();
+  }
+
+  int invocations(String idempotencyKey) {
+    AtomicInteger count = invocations.get(idempotencyKey);
+    return count == null ? 0 : count.get();
+  }
+}
