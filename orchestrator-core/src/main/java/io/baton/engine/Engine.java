@@ -4,6 +4,8 @@ import io.baton.capability.CapabilityRegistry;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.JournalEntry;
+import io.baton.journal.RunStatus;
+import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
 import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
@@ -444,10 +446,26 @@ public final class Engine {
 
   // --- retiring -------------------------------------------------------------------------------
 
+  /** Called when this node parks a tree that must wake at a known time. */
+  @FunctionalInterface
+  public interface ParkListener {
+    void parked(UUID rootRunId, Instant wakeAt);
+  }
+
+  private volatile ParkListener parkListener = (root, wakeAt) -> {};
+
+  public void onParked(ParkListener listener) {
+    this.parkListener = listener;
+  }
+
   /** Removes the tree from this node; with {@code release} its lease is released. */
   void retire(ActiveTree tree, boolean release) {
     if (tree.retired) {
       return;
+    }
+    RunState root = tree.state.root();
+    if (release && root.status() == RunStatus.WAITING && root.wakeAt() != null) {
+      parkListener.parked(tree.rootId, root.wakeAt());
     }
     tree.retired = true;
     stopWork(tree);

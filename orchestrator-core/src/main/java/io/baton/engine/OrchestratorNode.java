@@ -2,6 +2,7 @@ package io.baton.engine;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.CapabilityRegistry;
+import io.baton.journal.ClaimReason;
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeInfo;
@@ -11,6 +12,7 @@ import io.baton.recovery.StartupRecovery;
 import io.baton.store.Stores;
 import io.baton.time.Scheduler;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -88,6 +90,15 @@ public final class OrchestratorNode implements AutoCloseable {
             engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
     this.poller =
         new SignalPoller(engine, stores.metadata(), scheduler, config.signalPollInterval());
+    engine.onParked(
+        (root, wakeAt) ->
+            scheduler.scheduleAt(
+                wakeAt,
+                () -> {
+                  if (phase.get() == Phase.READY) {
+                    claims.claim(List.of(root), ClaimReason.WAKE);
+                  }
+                }));
     this.address = builder.address;
     this.version = builder.version;
     this.createdAt = scheduler.now();

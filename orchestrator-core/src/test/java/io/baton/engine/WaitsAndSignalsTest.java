@@ -73,6 +73,9 @@ class WaitsAndSignalsTest {
 
     cluster.runUntil(() -> status(runId) == RunStatus.SUCCEEDED, Duration.ofHours(2));
     assertThat(cluster.scheduler.now()).isAfterOrEqualTo(waiting.wakeAt());
+    assertThat(orchestrator.get(runId).steps().get(0).finishedAt())
+        .as("the node that parked the run wakes it on time, not at its next safety-net pass")
+        .isEqualTo(waiting.wakeAt());
     assertThat(orchestrator.get(runId).ownership())
         .extracting(ClaimRecord::reason)
         .containsExactly(ClaimReason.SUBMIT, ClaimReason.WAKE);
