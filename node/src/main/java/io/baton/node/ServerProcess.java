@@ -47,8 +47,9 @@ final class ServerProcess {
       holder.runtime = NodeRuntime.create(config, Version.current());
       holder.http = HttpServing.start(holder.runtime);
       holder.runtime.start(advertised(config, holder.http.port()));
-    } catch (ConfigException e) {
+    } catch (ConfigException | io.baton.flow.FlowValidationException e) {
       err.println("baton: " + e.getMessage());
+      holder.close();
       return CONFIG_ERROR;
     }
     log.info(

@@ -71,7 +71,8 @@ public final class OrphanClaimer implements OrphanListener {
     }
     running = true;
     watch = leases.watchOrphans(this);
-    schedulePass(config.checkInterval());
+    // the first pass runs at once: a restarted node picks up due parked and pending runs now
+    schedulePass(Duration.ZERO);
   }
 
   public synchronized void stop() {

@@ -1,0 +1,98 @@
+package io.baton.node.process;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.journal.JournalCodec;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Small helpers of the process tests: free ports, the API over HTTP, flow files. */
+final class ProcessTestSupport {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private ProcessTestSupport() {}
+
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  static JsonNode get(String url) throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    return JournalCodec.mapper().readTree(response.body());
+  }
+
+  static JsonNode post(String url, String json) throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() >= 300) {
+      throw new IllegalStateException(
+          url + " answered " + response.statusCode() + ": " + response.body());
+    }
+    return JournalCodec.mapper().readTree(response.body());
+  }
+
+  /**
+   * A work directory whose examples/ holds the given flow files, as {@code baton dev} reads them.
+   */
+  static Path workDir(Map<String, String> flows) throws IOException {
+    Path dir = Files.createTempDirectory("baton-process");
+    Files.createDirectories(dir.resolve("examples"));
+    for (Map.Entry<String, String> flow : flows.entrySet()) {
+      Files.writeString(dir.resolve("examples").resolve(flow.getKey()), flow.getValue());
+    }
+    return dir;
+  }
+
+  /** The environment of a child process: without the parent's BATON_* settings. */
+  static Map<String, String> cleanEnv() {
+    Map<String, String> env = new HashMap<>();
+    System.getenv().keySet().stream()
+        .filter(k -> k.startsWith("BATON_"))
+        .forEach(k -> env.put(k, ""));
+    return env;
+  }
+
+  /** How many times the run's journal says the step completed. */
+  static long completions(String baseUrl, String runId, String step) throws Exception {
+    long count = 0;
+    for (JsonNode entry : get(baseUrl + "/api/runs/" + runId + "/journal").path("entries")) {
+      JsonNode event = entry.path("event");
+      if (event.path("type").asText().equals("StepCompleted")
+          && event.path("step").asText().equals(step)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  static final String HELD_FLOW =
+      """
+      name: held
+      steps:
+        - name: call
+          capability: http
+          operation: post
+          params:
+            url: "{{ input.url }}"
+            body: {n: "{{ input.n }}"}
+        - name: after
+          capability: noop
+          params: {answer: "{{ steps.call.output.body.key }}"}
+      """;
+}

@@ -1,0 +1,136 @@
+package io.baton.node.process;
+
+import static io.baton.node.process.ProcessTestSupport.completions;
+import static io.baton.node.process.ProcessTestSupport.get;
+import static io.baton.node.process.ProcessTestSupport.post;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.lease.etcd.EtcdTestCluster;
+import io.baton.store.postgres.testkit.TestDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two real {@code baton node} processes on real PostgreSQL and etcd; steps call a local HTTP server
+ * that holds them. SIGTERM to one: it exits 0, the other adopts its runs within a second of the
+ * release, and every run completes with each step completed once.
+ */
+class SigtermHandoffIT {
+  private static final Duration DRAIN = Duration.ofSeconds(1);
+
+  private static Map<String, String> nodeEnv(
+      String nodeId, int port, TestDatabase db, EtcdTestCluster etcd, String cluster) {
+    Map<String, String> env = ProcessTestSupport.cleanEnv();
+    env.put("BATON_NODE_ID", nodeId);
+    env.put("BATON_CLUSTER", cluster);
+    env.put("BATON_HTTP_PORT", String.valueOf(port));
+    env.put("BATON_STORE_TYPE", "postgres");
+    env.put("BATON_STORE_URL", db.jdbcUrl());
+    env.put("BATON_STORE_USER", db.server().user());
+    env.put("BATON_STORE_PASSWORD", db.server().password());
+    env.put("BATON_LEASE_TYPE", "etcd");
+    env.put(
+        "BATON_LEASE_ENDPOINTS",
+        etcd.endpoints().stream().map(Object::toString).collect(Collectors.joining(",")));
+    env.put("BATON_LEASE_TTL", "5s");
+    env.put("BATON_EXECUTION_DRAIN_TIMEOUT", DRAIN.toMillis() + "ms");
+    env.put("BATON_RECOVERY_CHECK_INTERVAL", "2s");
+    return env;
+  }
+
+  @Test
+  void a_node_stopped_with_sigterm_hands_every_run_to_the_other_within_a_second() throws Exception {
+    Path dir = ProcessTestSupport.workDir(Map.of());
+    String cluster = "handoff-" + System.nanoTime();
+    try (EtcdTestCluster etcd = EtcdTestCluster.start(1);
+        TestDatabase db = TestDatabase.create("handoff");
+        HeldEndpoint endpoint = new HeldEndpoint(1500)) {
+      int portA = ProcessTestSupport.freePort();
+      int portB = ProcessTestSupport.freePort();
+      String apiA = "http://127.0.0.1:" + portA;
+      String apiB = "http://127.0.0.1:" + portB;
+      try (BatonProcess a =
+              BatonProcess.start(dir, nodeEnv("node-a", portA, db, etcd, cluster), "node");
+          BatonProcess b =
+              BatonProcess.start(dir, nodeEnv("node-b", portB, db, etcd, cluster), "node")) {
+        a.awaitReady(apiA, Duration.ofMinutes(3));
+        b.awaitReady(apiB, Duration.ofMinutes(3));
+        applyFlow(apiA);
+        List<String> runs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+          runs.add(
+              post(
+                      apiA + "/api/runs",
+                      "{\"flow\": \"held\", \"input\": {\"url\": \""
+                          + endpoint.url()
+                          + "\", \"n\": "
+                          + i
+                          + "}}")
+                  .path("id")
+                  .asText());
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> endpoint.waiting() >= 10);
+
+        Instant terminatedAt = Instant.now();
+        a.terminate();
+        assertThat(a.awaitExit(Duration.ofSeconds(60))).as(a.output()).isZero();
+
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> allSucceeded(apiB, runs));
+        Instant lastHandoff = Instant.EPOCH;
+        int handedOff = 0;
+        for (String run : runs) {
+          assertThat(completions(apiB, run, "call")).as("run %s", run).isEqualTo(1);
+          assertThat(completions(apiB, run, "after")).as("run %s", run).isEqualTo(1);
+          for (JsonNode claim : get(apiB + "/api/runs/" + run).path("ownership")) {
+            if (claim.path("reason").asText().equals("HANDOFF")) {
+              handedOff++;
+              Instant at = Instant.parse(claim.path("at").asText());
+              lastHandoff = at.isAfter(lastHandoff) ? at : lastHandoff;
+            }
+          }
+        }
+        Duration afterRelease = Duration.between(terminatedAt.plus(DRAIN), lastHandoff);
+        System.out.printf(
+            "SIGTERM hand-off: %d of %d runs handed off; the last adopted %d ms after"
+                + " the drain deadline (drain %s)%n",
+            handedOff, runs.size(), afterRelease.toMillis(), DRAIN);
+        assertThat(handedOff).isPositive();
+        assertThat(afterRelease).isLessThan(Duration.ofSeconds(1));
+      }
+    }
+  }
+
+  private static void applyFlow(String api) throws Exception {
+    java.net.http.HttpResponse<String> response =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(api + "/api/flows"))
+                    .header("Content-Type", "application/yaml")
+                    .POST(
+                        java.net.http.HttpRequest.BodyPublishers.ofString(
+                            ProcessTestSupport.HELD_FLOW))
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+  }
+
+  private static boolean allSucceeded(String api, List<String> runs) throws Exception {
+    Map<String, Integer> statuses = new HashMap<>();
+    for (String run : runs) {
+      statuses.merge(get(api + "/api/runs/" + run).path("status").asText(), 1, Integer::sum);
+    }
+    return statuses.getOrDefault("SUCCEEDED", 0) == runs.size();
+  }
+}
