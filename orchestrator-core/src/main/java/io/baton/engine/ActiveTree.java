@@ -26,6 +26,12 @@ import java.util.UUID;
 final class ActiveTree {
   final UUID rootId;
   final long token;
+
+  /**
+   * Whether this node holds a run key for the tree (claimed trees) or runs it on its node token.
+   */
+  final boolean keyed;
+
   final TreeState state;
   private final Map<String, Flow> flowsByHash;
 
@@ -51,9 +57,11 @@ final class ActiveTree {
   Instant wakeTimerAt;
   boolean retired;
 
-  ActiveTree(UUID rootId, long token, TreeState state, Map<String, Flow> flowsByHash) {
+  ActiveTree(
+      UUID rootId, long token, boolean keyed, TreeState state, Map<String, Flow> flowsByHash) {
     this.rootId = rootId;
     this.token = token;
+    this.keyed = keyed;
     this.state = state;
     this.flowsByHash = new HashMap<>(flowsByHash);
   }

@@ -30,9 +30,11 @@ public final class BatchingEngineIo implements EngineIo {
   private final Batcher<UUID, AcquireResult> acquirer;
   private final Batcher<UUID, Boolean> releaser;
   private final ExecutorService pool;
+  private final LeaseManager leases;
 
   public BatchingEngineIo(GroupCommitter committer, LeaseManager leases, int ioThreads) {
     this.committer = committer;
+    this.leases = leases;
     this.acquirer = new Batcher<>("lease-acquirer", LEASE_BATCH, leases::acquireAll);
     this.releaser = new Batcher<>("lease-releaser", LEASE_BATCH, keys -> released(leases, keys));
     this.pool = Executors.newFixedThreadPool(ioThreads, NamedThreads.factory("io"));
@@ -53,6 +55,11 @@ public final class BatchingEngineIo implements EngineIo {
   @Override
   public CompletableFuture<Map<UUID, AcquireResult>> acquire(List<UUID> runIds) {
     return acquirer.submit(runIds);
+  }
+
+  @Override
+  public long nodeToken() {
+    return leases.nodeToken();
   }
 
   @Override

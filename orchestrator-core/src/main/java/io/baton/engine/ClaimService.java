@@ -195,7 +195,7 @@ public final class ClaimService {
       return settle(root, decision.outcome());
     }
     log.info("node {} adopted run {} ({}, token {})", engine.nodeId(), root, reason, token);
-    engine.adopt(root, token, tree, loaded.flows(), loaded.signals());
+    engine.adopt(root, token, true, tree, loaded.flows(), loaded.signals());
     return CompletableFuture.completedFuture(ClaimOutcome.ADOPTED);
   }
 

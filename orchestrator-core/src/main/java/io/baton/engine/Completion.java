@@ -4,28 +4,61 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.capability.ErrorCodes;
 import io.baton.flow.Flow;
 import io.baton.flow.StepDefinition;
+import io.baton.flow.TemplateContext;
 import io.baton.flow.TemplateException;
 import io.baton.flow.Templates;
 import io.baton.journal.ErrorInfo;
 import io.baton.journal.RunCompleted;
 import io.baton.journal.RunStatus;
 import io.baton.journal.replay.RunState;
-import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
-/** Finishes runs: with their output when every step succeeded, with the first error otherwise. */
+/**
+ * Finishes runs once nothing more can happen in them: with their output when every step succeeded,
+ * with the first failed step's error when a step failed and nothing independent of it is left. The
+ * completion joins the append of the last step's outcome.
+ */
 final class Completion {
   private Completion() {}
 
-  static void succeed(ActiveTree tree, RunState run) {
-    Flow flow = tree.flowOf(run);
+  /** Buffers the run's completion when it is finished (counting outcomes not yet journaled). */
+  static void finishIfDone(Engine engine, ActiveTree tree, RunState run, Flow flow) {
+    Settled settled = Settled.of(tree, run, flow);
+    if (settled == null) {
+      return;
+    }
+    Set<String> doomed = Dependencies.blockedByFailure(flow, settled::status);
+    boolean allSucceeded = true;
+    boolean canProgress = false;
+    String firstFailed = null;
+    for (StepDefinition step : flow.steps()) {
+      StepStatus status = settled.status(step.name());
+      allSucceeded &= status == StepStatus.SUCCEEDED;
+      if (status == StepStatus.FAILED && firstFailed == null) {
+        firstFailed = step.name();
+      }
+      canProgress |= !status.isFinished() && !doomed.contains(step.name());
+    }
+    if (allSucceeded) {
+      succeed(tree, run, flow, settled.outputs());
+    } else if (firstFailed != null && !canProgress) {
+      fail(tree, run, firstFailed, settled.error(firstFailed));
+    }
+  }
+
+  private static void succeed(
+      ActiveTree tree, RunState run, Flow flow, Map<String, JsonNode> outputs) {
     JsonNode output;
     try {
       output =
           flow.outputTemplate() != null
-              ? Templates.render(flow.outputTemplate(), StepInvoker.context(run, 0))
-              : lastOutput(run, flow);
+              ? Templates.render(
+                  flow.outputTemplate(),
+                  new TemplateContext(run.input(), run.trigger(), outputs, run.runId(), 0))
+              : lastOutput(flow, outputs);
     } catch (TemplateException e) {
       finish(
           tree,
@@ -40,29 +73,16 @@ final class Completion {
     finish(tree, run, RunCompleted.succeeded(output));
   }
 
-  private static JsonNode lastOutput(RunState run, Flow flow) {
+  private static JsonNode lastOutput(Flow flow, Map<String, JsonNode> outputs) {
     List<StepDefinition> steps = flow.steps();
-    return run.step(steps.get(steps.size() - 1).name()).output();
+    return outputs.get(steps.get(steps.size() - 1).name());
   }
 
-  static void fail(Engine engine, ActiveTree tree, RunState run) {
-    StepState failed = firstFailed(run, tree.flowOf(run));
-    ErrorInfo error =
-        new ErrorInfo(
-            failed.error().code(),
-            "step " + failed.name() + " failed: " + failed.error().message());
-    boolean recoverable = !ErrorCodes.REJECTED.equals(failed.error().code());
+  private static void fail(ActiveTree tree, RunState run, String step, ErrorInfo cause) {
+    ErrorInfo error = new ErrorInfo(cause.code(), "step " + step + " failed: " + cause.message());
+    boolean recoverable = !ErrorCodes.REJECTED.equals(cause.code());
     finish(tree, run, RunCompleted.failed(error, recoverable));
     Cancellations.cancelDescendants(tree, run, "parent run " + run.runId() + " failed");
-  }
-
-  private static StepState firstFailed(RunState run, Flow flow) {
-    for (StepDefinition step : flow.steps()) {
-      if (run.hasStep(step.name()) && run.step(step.name()).status() == StepStatus.FAILED) {
-        return run.step(step.name());
-      }
-    }
-    throw new IllegalStateException("run " + run.runId() + " has no failed step");
   }
 
   private static void finish(ActiveTree tree, RunState run, RunCompleted completed) {

@@ -13,9 +13,16 @@ final class Dependencies {
 
   /** The unfinished steps that need a failed step, directly or through other steps. */
   static Set<String> blockedByFailure(RunState run, Flow flow) {
+    return blockedByFailure(
+        flow, step -> run.hasStep(step) ? run.step(step).status() : StepStatus.PENDING);
+  }
+
+  /** Like {@link #blockedByFailure(RunState, Flow)}, on any view of the steps' statuses. */
+  static Set<String> blockedByFailure(
+      Flow flow, java.util.function.Function<String, StepStatus> status) {
     Set<String> failed = new HashSet<>();
     for (StepDefinition step : flow.steps()) {
-      if (run.hasStep(step.name()) && run.step(step.name()).status() == StepStatus.FAILED) {
+      if (status.apply(step.name()) == StepStatus.FAILED) {
         failed.add(step.name());
       }
     }

@@ -202,13 +202,14 @@ public final class Engine {
   void adopt(
       UUID rootId,
       long token,
+      boolean keyed,
       TreeState state,
       Map<String, io.baton.flow.Flow> flowsByHash,
       List<Signal> signals) {
     owned.add(rootId);
     onLoop(
         () -> {
-          ActiveTree tree = new ActiveTree(rootId, token, state, flowsByHash);
+          ActiveTree tree = new ActiveTree(rootId, token, keyed, state, flowsByHash);
           tree.inbox.addAll(signals);
           ActiveTree previous = trees.put(rootId, tree);
           if (previous != null) {
@@ -474,7 +475,7 @@ public final class Engine {
       owned.remove(tree.rootId);
       occupied.decrementAndGet();
     }
-    if (release) {
+    if (release && tree.keyed) {
       io.release(List.of(tree.rootId))
           .whenComplete(
               (notOwned, failure) -> {

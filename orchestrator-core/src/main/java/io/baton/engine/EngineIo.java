@@ -27,6 +27,14 @@ public interface EngineIo extends AutoCloseable {
   /** Releases leases the node holds; the result lists those owned by other nodes. */
   CompletableFuture<Set<UUID>> release(List<UUID> runIds);
 
+  /**
+   * The token of runs this node creates and starts itself (no run key, see {@link
+   * io.baton.lease.LeaseManager#nodeToken}). Local: no round trip.
+   *
+   * @throws io.baton.lease.LeaseUnavailableException the node holds no live lease
+   */
+  long nodeToken();
+
   /** Runs a blocking store or lease call off the engine's thread. */
   <T> CompletableFuture<T> call(String what, Supplier<T> work);
 

@@ -17,7 +17,6 @@ import io.baton.journal.replay.Replay;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepStatus;
 import io.baton.journal.replay.TreeState;
-import io.baton.lease.AcquireResult;
 import io.baton.store.DuplicateIdempotencyKeyException;
 import io.baton.store.FlowRecord;
 import io.baton.store.MetadataStore;
@@ -129,19 +128,16 @@ public final class Orchestrator {
     if (!engine.reserve(runId)) {
       return appendPending(runId, created);
     }
-    return engine
-        .io
-        .acquire(List.of(runId))
-        .handle(
-            (results, failure) -> {
-              if (failure == null
-                  && results.get(runId) instanceof AcquireResult.Acquired acquired) {
-                return appendStarted(runId, created, acquired.token(), flow);
-              }
-              engine.unreserve(runId);
-              return appendPending(runId, created);
-            })
-        .thenCompose(next -> next);
+    long token;
+    try {
+      // A run this node starts itself needs no run key: its node token fences it (see
+      // LeaseManager#nodeToken), which spares two etcd writes per run.
+      token = engine.io.nodeToken();
+    } catch (RuntimeException noLease) {
+      engine.unreserve(runId);
+      return appendPending(runId, created);
+    }
+    return appendStarted(runId, created, token, flow);
   }
 
   private CompletableFuture<SubmitResult> appendStarted(
@@ -171,7 +167,6 @@ public final class Orchestrator {
             result -> {
               if (!(result instanceof AppendResult.Appended)) {
                 engine.unreserve(runId);
-                engine.io.release(List.of(runId));
                 return duplicateOrFail(result, created);
               }
               TreeState tree = new TreeState(runId);
@@ -179,7 +174,7 @@ public final class Orchestrator {
                 tree.apply(entry);
                 Announcements.announce(engine, runId, tree, entry);
               }
-              engine.adopt(runId, token, tree, Map.of(flow.hash(), flow), List.of());
+              engine.adopt(runId, token, false, tree, Map.of(flow.hash(), flow), List.of());
               return CompletableFuture.completedFuture(new SubmitResult(project(request), true));
             })
         .exceptionallyCompose(
@@ -187,7 +182,6 @@ public final class Orchestrator {
               // The write may have landed (an ambiguous commit): this node's safety-net pass
               // adopts the run then, as it adopts any RUNNING run recorded as its own.
               engine.unreserve(runId);
-              engine.io.release(List.of(runId));
               return CompletableFuture.failedFuture(failure);
             });
   }

@@ -40,6 +40,11 @@ public class SchedulerEngineIo implements EngineIo {
   }
 
   @Override
+  public long nodeToken() {
+    return leases.nodeToken();
+  }
+
+  @Override
   public CompletableFuture<Set<UUID>> release(List<UUID> runIds) {
     return call("release", () -> leases.releaseAll(runIds));
   }

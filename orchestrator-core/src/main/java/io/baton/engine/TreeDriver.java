@@ -60,23 +60,20 @@ final class TreeDriver {
    * their own end, so a run's final state depends on its flow and its steps' outcomes, never on
    * timing (and a run replayed after a crash ends exactly as it would have).
    */
+  /**
+   * Starts what is ready, ends waits that are over, and finishes the run once nothing more can
+   * happen in it. A failed step stops only the steps that depend on it: independent branches run to
+   * their own end, so a run's final state depends on its flow and its steps' outcomes, never on
+   * timing (and a run replayed after a crash ends exactly as it would have).
+   */
   private void advance(ActiveTree tree, RunState run, Instant now, Set<UUID> blocked) {
     Flow flow = tree.flowOf(run);
     Set<String> doomed = Dependencies.blockedByFailure(run, flow);
-    boolean failed = false;
-    boolean canProgress = false;
-    boolean allSucceeded = true;
     for (StepDefinition step : flow.steps()) {
       StepState state = run.hasStep(step.name()) ? run.step(step.name()) : null;
       StepStatus status = state == null ? StepStatus.PENDING : state.status();
-      allSucceeded &= status == StepStatus.SUCCEEDED;
-      failed |= status == StepStatus.FAILED;
       StepKey key = new StepKey(run.runId(), step.name());
-      if (status.isFinished() || doomed.contains(step.name())) {
-        continue;
-      }
-      canProgress = true;
-      if (tree.busy(key)) {
+      if (status.isFinished() || doomed.contains(step.name()) || tree.busy(key)) {
         continue;
       }
       if (status == StepStatus.WAITING) {
@@ -89,12 +86,8 @@ final class TreeDriver {
         }
       }
     }
-    if (!tree.busy(run.runId())) {
-      if (failed && !canProgress) {
-        Completion.fail(engine, tree, run);
-      } else if (allSucceeded) {
-        Completion.succeed(tree, run);
-      }
+    if (!Projection.status(tree, run).isTerminal()) {
+      Completion.finishIfDone(engine, tree, run, flow);
     }
   }
 

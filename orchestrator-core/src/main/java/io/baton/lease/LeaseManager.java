@@ -53,6 +53,17 @@ public interface LeaseManager extends AutoCloseable {
   Map<UUID, AcquireResult> acquireAll(Collection<UUID> runIds);
 
   /**
+   * The fencing token of runs this node creates and starts itself, which need no run key: the
+   * revision at which the node's current lease was granted. It is larger than every token issued
+   * before that, and every run key acquired later gets a larger one, so a node that adopts such a
+   * run fences its creator out. Watchers learn that these runs are orphaned from {@link
+   * OrphanListener#onNodeGone}. Stable while the lease lives.
+   *
+   * @throws LeaseUnavailableException the node holds no live lease
+   */
+  long nodeToken();
+
+  /**
    * Releases a run this node holds (a normal release: no orphan is reported). Releasing a run no
    * one holds does nothing.
    *

@@ -11,6 +11,13 @@ public interface OrphanListener {
   void onOrphans(List<Orphan> orphans);
 
   /**
+   * A node's lease expired or was revoked ({@code handoff}: in a graceful shutdown). The runs it
+   * created and started under its node token hold no run key, so they are orphaned too: the caller
+   * finds them among the runs recorded as that node's.
+   */
+  default void onNodeGone(String nodeId, boolean handoff) {}
+
+  /**
    * Orphans may have been missed (the watch could not resume where it stopped, for example because
    * that history was compacted): the caller should scan for orphans now.
    */

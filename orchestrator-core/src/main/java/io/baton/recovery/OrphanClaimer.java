@@ -110,6 +110,35 @@ public final class OrphanClaimer implements OrphanListener {
     }
   }
 
+  /**
+   * A node is gone: the runs it started on its node token hold no run key, so they are found among
+   * the RUNNING runs recorded as its own (one indexed query) and claimed like pushed orphans.
+   */
+  @Override
+  public void onNodeGone(String nodeId, boolean handoff) {
+    if (!running || nodeId.equals(engine.nodeId())) {
+      return;
+    }
+    scheduler.schedule(
+        stagger(),
+        () ->
+            io.call(
+                    "find runs of node " + nodeId,
+                    () ->
+                        metadata.findRootsOwnedBy(
+                            nodeId, RunStatus.RUNNING, config.maxStartupRecovery()))
+                .thenAccept(
+                    roots -> claimPushed(roots, handoff ? ClaimReason.HANDOFF : ClaimReason.ORPHAN))
+                .exceptionally(
+                    failure -> {
+                      log.warn(
+                          "could not find the runs of departed node {}: {}",
+                          nodeId,
+                          failure.toString());
+                      return null;
+                    }));
+  }
+
   @Override
   public void onWatchGap(String reason) {
     log.warn("orphan watch lost events ({}); scanning now", reason);

@@ -73,10 +73,16 @@ public abstract class LeaseManagerComplianceSuite {
   protected static final class OrphanRecorder implements OrphanListener {
     final List<Orphan> orphans = new CopyOnWriteArrayList<>();
     final List<String> gaps = new CopyOnWriteArrayList<>();
+    final List<String> nodesGone = new CopyOnWriteArrayList<>();
 
     @Override
     public void onOrphans(List<Orphan> batch) {
       orphans.addAll(batch);
+    }
+
+    @Override
+    public void onNodeGone(String nodeId, boolean handoff) {
+      nodesGone.add(nodeId + (handoff ? " handoff" : " expired"));
     }
 
     @Override
@@ -301,6 +307,44 @@ public abstract class LeaseManagerComplianceSuite {
       assertThat(b.listNodes()).extracting(NodeInfo::nodeId).doesNotContain("node-a");
       assertThat(token(b.acquire(first))).isGreaterThan(tokenA);
       assertThat(watcher.count(first)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void the_node_token_is_larger_than_every_earlier_token_and_smaller_than_every_later_one() {
+    LeaseManager a = node("node-a");
+    long before = token(a.acquire(UUID.randomUUID()));
+    LeaseManager b = node("node-b");
+    long nodeToken = b.nodeToken();
+    long after = token(a.acquire(UUID.randomUUID()));
+    assertThat(nodeToken).isGreaterThan(before).isLessThan(after);
+    assertThat(b.nodeToken()).as("stable while the lease lives").isEqualTo(nodeToken);
+  }
+
+  @Test
+  void watchers_learn_once_that_a_node_is_gone_when_it_releases_everything() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      UUID run = UUID.randomUUID();
+      token(a.acquire(run));
+      a.release(run);
+      a.releaseAll();
+      cluster.await("node-a gone", () -> watcher.nodesGone.contains("node-a handoff"));
+      assertThat(watcher.nodesGone).containsExactly("node-a handoff");
+    }
+  }
+
+  @Test
+  void watchers_learn_that_a_node_is_gone_when_its_lease_expires() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      cluster.expire(a);
+      cluster.await("node-a gone", () -> watcher.nodesGone.contains("node-a expired"));
+      assertThat(watcher.nodesGone).containsExactly("node-a expired");
     }
   }
 

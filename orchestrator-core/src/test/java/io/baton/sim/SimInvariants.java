@@ -86,7 +86,11 @@ final class SimInvariants {
           violations.add(
               where + "claim token " + claim.token() + " is older than " + lastClaimToken);
         }
-        if (!grants.contains(SimLeaseManager.grant(root, claim.node(), claim.token()))) {
+        boolean granted =
+            claim.reason() == io.baton.journal.ClaimReason.SUBMIT
+                ? grants.contains(SimLeaseManager.nodeGrant(claim.node(), claim.token()))
+                : grants.contains(SimLeaseManager.grant(root, claim.node(), claim.token()));
+        if (!granted) {
           violations.add(
               where
                   + claim.node()

@@ -79,6 +79,17 @@ final class SimLeaseManager implements LeaseManager {
   }
 
   @Override
+  public long nodeToken() {
+    long token = delegate.nodeToken();
+    grants.add(nodeGrant(nodeId(), token));
+    return token;
+  }
+
+  static String nodeGrant(String node, long token) {
+    return "node|" + node + "|" + token;
+  }
+
+  @Override
   public void release(UUID runId) {
     delegate.release(runId);
   }
@@ -125,6 +136,13 @@ final class SimLeaseManager implements LeaseManager {
           @Override
           public void onWatchGap(String reason) {
             listener.onWatchGap(reason);
+          }
+
+          @Override
+          public void onNodeGone(String nodeId, boolean handoff) {
+            if (!faults.watchLost(nodeId())) {
+              listener.onNodeGone(nodeId, handoff);
+            }
           }
         });
   }

@@ -138,6 +138,13 @@ public final class EtcdLeaseManager implements LeaseManager {
   }
 
   @Override
+  public long nodeToken() {
+    requireStarted();
+    liveLease();
+    return session.nodeToken();
+  }
+
+  @Override
   public Map<UUID, AcquireResult> acquireAll(Collection<UUID> runIds) {
     requireStarted();
     long lease = liveLease();

@@ -40,6 +40,7 @@ final class NodeSession implements LeaseKeeper.Session {
   private final ReadWriteLock nodeKeyLock = new ReentrantReadWriteLock();
   private Supplier<ConnectionState> keeperState = () -> ConnectionState.LOST;
   private volatile long leaseId = NO_LEASE;
+  private volatile long nodeToken;
   private volatile NodeInfo info;
 
   NodeSession(
@@ -139,9 +140,11 @@ final class NodeSession implements LeaseKeeper.Session {
       if (replaced != NO_LEASE) {
         revoke(replaced);
       }
-      calls.await(
-          kv.put(keys.nodeKey(nodeId), NodeInfoCodec.encode(info), onLease(granted.getID())),
-          "announcing the node");
+      var announced =
+          calls.await(
+              kv.put(keys.nodeKey(nodeId), NodeInfoCodec.encode(info), onLease(granted.getID())),
+              "announcing the node");
+      nodeToken = announced.getHeader().getRevision();
     } catch (RuntimeException failure) {
       revokeQuietly(granted.getID());
       throw failure;
@@ -149,6 +152,14 @@ final class NodeSession implements LeaseKeeper.Session {
       nodeKeyLock.writeLock().unlock();
     }
     leaseId = granted.getID();
+  }
+
+  /**
+   * The revision of the put that announced the node on its current lease: the token of the runs the
+   * node starts itself (see {@code LeaseManager#nodeToken}).
+   */
+  long nodeToken() {
+    return nodeToken;
   }
 
   @Override

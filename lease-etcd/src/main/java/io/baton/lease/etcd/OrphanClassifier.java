@@ -43,6 +43,7 @@ final class OrphanClassifier {
   private final KeySpace keys;
   private final OwnerLookup lookup;
   private final Map<String, Boolean> draining = new HashMap<>();
+  private final List<GoneNode> gone = new ArrayList<>();
 
   OrphanClassifier(KeySpace keys, OwnerLookup lookup) {
     this.keys = keys;
@@ -53,6 +54,23 @@ final class OrphanClassifier {
   void reset(Collection<NodeInfo> nodes) {
     draining.clear();
     nodes.forEach(node -> draining.put(node.nodeId(), node.draining()));
+  }
+
+  /** A node whose lease expired or was revoked (its node key was deleted). */
+  record GoneNode(String nodeId, boolean handoff) {}
+
+  /** What one watch response says: orphaned runs and departed nodes, in revision order. */
+  record Departures(List<Orphan> orphans, List<GoneNode> nodes) {
+    boolean isEmpty() {
+      return orphans.isEmpty() && nodes.isEmpty();
+    }
+  }
+
+  /** The orphans and departed nodes among {@code events} (one watch response). */
+  Departures departures(List<WatchEvent> events) {
+    gone.clear();
+    List<Orphan> orphans = orphans(events);
+    return new Departures(orphans, List.copyOf(gone));
   }
 
   /** The orphans among {@code events} (one watch response), revision by revision. */
@@ -95,7 +113,10 @@ final class OrphanClassifier {
             run -> orphans.add(new Orphan(run, owners.getOrDefault(run, ""), false)));
       }
     }
-    deletedNodes.forEach(draining::remove);
+    for (String node : deletedNodes) {
+      gone.add(new GoneNode(node, draining.getOrDefault(node, false)));
+      draining.remove(node);
+    }
     return orphans;
   }
 }

@@ -200,7 +200,8 @@ final class OrphanWatcher implements Subscription {
     if (response.isProgressNotify() || (response.isCreatedNotify() && lastSeenRevision == 0)) {
       revision = Math.max(revision, response.getHeader().getRevision());
     }
-    List<Orphan> orphans = classifier.orphans(response.getEvents());
+    OrphanClassifier.Departures departures = classifier.departures(response.getEvents());
+    List<Orphan> orphans = departures.orphans();
     lastSeenRevision = revision;
     retryDelay = FIRST_RETRY;
     if (!orphans.isEmpty()) {
@@ -209,6 +210,14 @@ final class OrphanWatcher implements Subscription {
       } catch (RuntimeException failure) {
         log.error(
             "node {}: an orphan listener failed on {} orphans", nodeId, orphans.size(), failure);
+      }
+    }
+    for (OrphanClassifier.GoneNode gone : departures.nodes()) {
+      try {
+        listener.onNodeGone(gone.nodeId(), gone.handoff());
+      } catch (RuntimeException failure) {
+        log.error(
+            "node {}: an orphan listener failed on node {} gone", nodeId, gone.nodeId(), failure);
       }
     }
   }

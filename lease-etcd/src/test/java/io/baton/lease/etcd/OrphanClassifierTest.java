@@ -88,6 +88,23 @@ class OrphanClassifierTest {
   }
 
   @Test
+  void a_deleted_node_key_is_a_departed_node_with_the_draining_flag_seen_in_the_same_response() {
+    OrphanClassifier.Departures departures =
+        classifier.departures(
+            List.of(nodePut("node-a", true, 8), runDeleted(run, 9), nodeDeleted("node-a", 9)));
+    assertThat(departures.nodes()).containsExactly(new OrphanClassifier.GoneNode("node-a", true));
+    assertThat(departures.orphans()).containsExactly(new Orphan(run, "node-a", true));
+    assertThat(classifier.departures(List.of(nodeDeleted("node-b", 10))).nodes())
+        .containsExactly(new OrphanClassifier.GoneNode("node-b", false));
+    assertThat(
+            classifier
+                .departures(List.of(runDeleted(other, 11), nodePut("node-c", false, 11)))
+                .isEmpty())
+        .as("a release is no departure")
+        .isTrue();
+  }
+
+  @Test
   void run_keys_deleted_in_a_revision_that_puts_a_node_key_are_a_release() {
     assertThat(
             classifier.orphans(

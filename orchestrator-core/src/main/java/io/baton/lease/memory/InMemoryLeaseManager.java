@@ -82,6 +82,11 @@ public final class InMemoryLeaseManager implements LeaseManager {
   }
 
   @Override
+  public long nodeToken() {
+    return service.nodeToken(nodeId, liveLease());
+  }
+
+  @Override
   public void release(UUID runId) {
     service.release(nodeId, List.of(runId), true);
   }

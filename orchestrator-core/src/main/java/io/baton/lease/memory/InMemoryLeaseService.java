@@ -55,6 +55,7 @@ public final class InMemoryLeaseService {
     final long id;
     final String nodeId;
     final Duration ttl;
+    long grantRevision;
     Instant expiresAt;
     NodeInfo info;
     final Set<UUID> runs = new HashSet<>();
@@ -86,7 +87,7 @@ public final class InMemoryLeaseService {
     Lease lease = new Lease(id, info.nodeId(), ttl, scheduler.now().plus(ttl), info);
     leases.put(id, lease);
     nodeLeases.put(info.nodeId(), id);
-    revision++;
+    lease.grantRevision = ++revision;
     scheduleExpiry(lease);
     return id;
   }
@@ -101,6 +102,12 @@ public final class InMemoryLeaseService {
     lease.expiresAt = scheduler.now().plus(lease.ttl);
     scheduleExpiry(lease);
     return true;
+  }
+
+  synchronized long nodeToken(String nodeId, long leaseId) {
+    reach(nodeId);
+    expireDue();
+    return live(leaseId, nodeId).grantRevision;
   }
 
   synchronized void announce(long leaseId, NodeInfo info) {
@@ -198,8 +205,12 @@ public final class InMemoryLeaseService {
 
   private void drop(Lease lease, boolean revoked) {
     leases.remove(lease.id);
-    if (nodeLeases.getOrDefault(lease.nodeId, -1L) == lease.id) {
+    boolean nodeGone = nodeLeases.getOrDefault(lease.nodeId, -1L) == lease.id;
+    if (nodeGone) {
       nodeLeases.remove(lease.nodeId);
+      List<OrphanListener> targets = List.copyOf(watchers);
+      scheduler.execute(
+          () -> targets.forEach(watcher -> watcher.onNodeGone(lease.nodeId, revoked)));
     }
     revision++;
     List<Orphan> orphans = new ArrayList<>();

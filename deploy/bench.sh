@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The node-level benchmarks on real PostgreSQL (the machine's server, a fresh
+# database) and etcd (a member started for the run). Prints figures; see
+# docs/benchmarks.md for what was measured on this project's machine.
+#
+#   deploy/bench.sh [engine|recovery|memory|handoff|failover|all]
+#
+# System properties tune sizes: -Dbaton.bench.size=10000 (recovery, memory),
+# -Dbaton.bench.runs=50000 -Dbaton.bench.window=2000 (engine),
+# -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),
+# passed as extra arguments after the benchmark's name.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which="${1:-all}"
+shift || true
+exec mvn -B -q -pl node -am -Pnode-bench -DskipTests -Dspotless.check.skip=true verify \
+  -Dnode.bench.args="$which" "$@"

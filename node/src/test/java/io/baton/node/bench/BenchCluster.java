@@ -1,0 +1,104 @@
+package io.baton.node.bench;
+
+import com.codahale.metrics.MetricRegistry;
+import io.baton.capability.Capability;
+import io.baton.capability.CapabilityRegistry;
+import io.baton.capability.builtin.BuiltInCapabilities;
+import io.baton.engine.BatchingEngineIo;
+import io.baton.engine.EngineConfig;
+import io.baton.engine.OrchestratorNode;
+import io.baton.flow.FlowParser;
+import io.baton.journal.GroupCommitter;
+import io.baton.lease.etcd.EtcdLeaseConfig;
+import io.baton.lease.etcd.EtcdLeaseManager;
+import io.baton.lease.etcd.EtcdTestCluster;
+import io.baton.recovery.RecoveryConfig;
+import io.baton.store.Stores;
+import io.baton.store.postgres.PostgresStores;
+import io.baton.store.postgres.testkit.TestDatabase;
+import io.baton.time.SystemScheduler;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * Nodes for the benchmarks on real services: one etcd member started for the benchmark, one fresh
+ * database on the machine's PostgreSQL, each node with its own pool, etcd client, group committer
+ * and threads, as a node process has.
+ */
+final class BenchCluster implements AutoCloseable {
+  final EtcdTestCluster etcd = EtcdTestCluster.start(1);
+  final TestDatabase database = TestDatabase.create("bench");
+  private final String cluster = "bench-" + System.nanoTime();
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  record Node(OrchestratorNode node, MetricRegistry metrics, Stores stores) {}
+
+  Node start(
+      String nodeId,
+      Duration ttl,
+      List<Capability> extra,
+      UnaryOperator<EngineConfig> engine,
+      RecoveryConfig recovery)
+      throws Exception {
+    SystemScheduler scheduler = new SystemScheduler(nodeId, 2);
+    Stores stores =
+        PostgresStores.create(database.config().maxPoolSize(8).build(), Clock.systemUTC());
+    CapabilityRegistry.Builder builder =
+        BuiltInCapabilities.register(
+            CapabilityRegistry.builder(), HttpClient.newHttpClient(), getClass().getClassLoader());
+    extra.forEach(builder::register);
+    CapabilityRegistry capabilities = builder.build();
+    EtcdLeaseManager leases =
+        new EtcdLeaseManager(
+            EtcdLeaseConfig.builder()
+                .endpoints(etcd.endpoints())
+                .cluster(cluster)
+                .leaseTtl(ttl)
+                .build(),
+            nodeId,
+            scheduler);
+    GroupCommitter committer =
+        new GroupCommitter(stores.journal(), 256, Duration.ZERO, 2, nodeId + "-committer");
+    MetricRegistry metrics = new MetricRegistry();
+    OrchestratorNode node =
+        OrchestratorNode.builder()
+            .config(engine.apply(EngineConfig.defaults(nodeId)))
+            .recovery(recovery)
+            .scheduler(scheduler)
+            .stores(stores)
+            .leases(leases)
+            .capabilities(capabilities)
+            .flowReader(new FlowParser(capabilities)::parse)
+            .metrics(metrics)
+            .io(n -> new BatchingEngineIo(committer, leases, 4))
+            .build();
+    node.start().get(5, TimeUnit.MINUTES);
+    closing.add(
+        0,
+        () -> {
+          node.halt().get(30, TimeUnit.SECONDS);
+          node.close();
+          stores.close();
+          scheduler.close();
+        });
+    return new Node(node, metrics, stores);
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (AutoCloseable resource : closing) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        System.err.println("closing: " + e);
+      }
+    }
+    database.close();
+    etcd.close();
+  }
+}
