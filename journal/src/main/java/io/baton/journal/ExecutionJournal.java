@@ -1,6 +1,10 @@
 package io.baton.journal;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -51,6 +55,37 @@ public interface ExecutionJournal {
 
   /** The root's latest checkpoint, if any. */
   Optional<Checkpoint> getCheckpoint(UUID rootRunId);
+
+  /**
+   * Every retained entry of each root, in sequence order, in as few round trips as the store can
+   * (recovery loads thousands of trees at once). Roots without a journal are absent.
+   */
+  default Map<UUID, List<JournalEntry>> readAll(Collection<UUID> rootRunIds) {
+    Map<UUID, List<JournalEntry>> journals = new LinkedHashMap<>();
+    for (UUID root : rootRunIds) {
+      List<JournalEntry> entries = new ArrayList<>();
+      long next = 1;
+      List<JournalEntry> page;
+      do {
+        page = readFrom(root, next, 1000);
+        entries.addAll(page);
+        next = page.isEmpty() ? next : page.get(page.size() - 1).seq() + 1;
+      } while (page.size() == 1000);
+      if (!entries.isEmpty()) {
+        journals.put(root, entries);
+      }
+    }
+    return journals;
+  }
+
+  /** The checkpoints of the roots that have one. */
+  default Map<UUID, Checkpoint> getCheckpoints(Collection<UUID> rootRunIds) {
+    Map<UUID, Checkpoint> checkpoints = new LinkedHashMap<>();
+    for (UUID root : rootRunIds) {
+      getCheckpoint(root).ifPresent(checkpoint -> checkpoints.put(root, checkpoint));
+    }
+    return checkpoints;
+  }
 
   /** Deletes the root's entries covered by its checkpoint; returns how many were deleted. */
   int compact(UUID rootRunId);

@@ -329,6 +329,37 @@ public abstract class ExecutionJournalComplianceSuite {
   }
 
   @Test
+  void reading_many_roots_at_once_gives_what_reading_each_gives() {
+    JournalFixtures plain = JournalFixtures.newRoot();
+    journal.append(plain.createClaimed("n", 3));
+    journal.append(plain.steps(3, 3));
+    JournalFixtures checkpointed = JournalFixtures.newRoot();
+    journal.append(checkpointed.createClaimed("n", 4));
+    journal.append(checkpointed.steps(4, 4));
+    TreeState atSix = Replay.replay(journal, checkpointed.root()).orElseThrow();
+    journal.checkpoint(
+        checkpointed.root(), 4, new Checkpoint(6, atSix.toSnapshot(), JournalFixtures.T0));
+    journal.compact(checkpointed.root());
+    journal.append(checkpointed.steps(4, 1));
+    UUID unknown = UUID.randomUUID();
+    List<UUID> roots = List.of(plain.root(), checkpointed.root(), unknown);
+
+    var entries = journal.readAll(roots);
+    assertThat(entries).containsOnlyKeys(plain.root(), checkpointed.root());
+    assertThat(entries.get(plain.root()))
+        .containsExactlyElementsOf(journal.readFrom(plain.root(), 1, 100));
+    assertThat(entries.get(checkpointed.root())).extracting(JournalEntry::seq).containsExactly(7L);
+    assertThat(journal.getCheckpoints(roots)).containsOnlyKeys(checkpointed.root());
+
+    var trees = Replay.replayAll(journal, roots);
+    assertThat(trees).containsOnlyKeys(plain.root(), checkpointed.root());
+    for (UUID root : List.of(plain.root(), checkpointed.root())) {
+      assertThat(trees.get(root).toSnapshot())
+          .isEqualTo(Replay.replay(journal, root).orElseThrow().toSnapshot());
+    }
+  }
+
+  @Test
   void active_roots_exclude_terminal_ones_and_page_without_loss() {
     Set<UUID> active = new HashSet<>();
     Set<UUID> terminal = new HashSet<>();

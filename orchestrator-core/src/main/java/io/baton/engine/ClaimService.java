@@ -76,84 +76,113 @@ public final class ClaimService {
     return engine
         .io
         .acquire(reserved)
-        .handle(
-            (results, failure) -> {
-              List<CompletableFuture<Void>> each = new ArrayList<>();
-              for (UUID root : reserved) {
-                CompletableFuture<ClaimOutcome> outcome =
-                    failure != null
-                        ? failed(root, failure, false)
-                        : acquired(root, results.get(root), reason);
-                each.add(outcome.thenAccept(o -> outcomes.put(root, o)));
-              }
-              return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
-            })
+        .handle((results, failure) -> afterAcquire(reserved, results, failure, reason, outcomes))
         .thenCompose(all -> all)
         .thenApply(done -> outcomes);
   }
 
-  private CompletableFuture<ClaimOutcome> acquired(
-      UUID root, AcquireResult result, ClaimReason reason) {
-    if (result instanceof AcquireResult.OwnedBy owned) {
-      engine.unreserve(root);
-      engine.io.call(
-          "heal owner",
-          () -> {
-            metadata.healOwner(root, owned.owner());
-            return null;
-          });
-      return CompletableFuture.completedFuture(ClaimOutcome.OWNED_ELSEWHERE);
+  /** Heals what others own; loads every acquired tree with batched reads, then adopts each. */
+  private CompletableFuture<Void> afterAcquire(
+      List<UUID> reserved,
+      Map<UUID, AcquireResult> results,
+      Throwable failure,
+      ClaimReason reason,
+      Map<UUID, ClaimOutcome> outcomes) {
+    List<CompletableFuture<Void>> each = new ArrayList<>();
+    Map<UUID, Long> tokens = new java.util.LinkedHashMap<>();
+    for (UUID root : reserved) {
+      CompletableFuture<ClaimOutcome> outcome = null;
+      if (failure != null) {
+        outcome = failed(root, failure, false);
+      } else if (results.get(root) instanceof AcquireResult.Acquired acquired) {
+        tokens.put(root, acquired.token());
+      } else {
+        outcome = ownedElsewhere(root, (AcquireResult.OwnedBy) results.get(root));
+      }
+      if (outcome != null) {
+        each.add(outcome.thenAccept(o -> outcomes.put(root, o)));
+      }
     }
-    long token = ((AcquireResult.Acquired) result).token();
-    return adopt(root, token, reason, CONFLICT_RETRIES)
-        .exceptionallyCompose(failure -> failed(root, failure, true));
+    if (!tokens.isEmpty()) {
+      CompletableFuture<Map<UUID, Loaded>> loads =
+          engine.io.call("load " + tokens.size() + " runs", () -> loadAll(tokens.keySet()));
+      tokens.forEach(
+          (root, token) ->
+              each.add(
+                  loads
+                      .thenCompose(
+                          loaded ->
+                              proceed(root, token, reason, CONFLICT_RETRIES, loaded.get(root)))
+                      .exceptionallyCompose(f -> failed(root, f, true))
+                      .thenAccept(o -> outcomes.put(root, o))));
+    }
+    return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
   }
 
+  private CompletableFuture<ClaimOutcome> ownedElsewhere(UUID root, AcquireResult.OwnedBy owned) {
+    engine.unreserve(root);
+    engine.io.call(
+        "heal owner",
+        () -> {
+          metadata.healOwner(root, owned.owner());
+          return null;
+        });
+    return CompletableFuture.completedFuture(ClaimOutcome.OWNED_ELSEWHERE);
+  }
+
+  /** Loads one tree again (after a sequence conflict) and adopts it. */
   private CompletableFuture<ClaimOutcome> adopt(
       UUID root, long token, ClaimReason reason, int retries) {
     return engine
         .io
-        .call("load run " + root, () -> load(root))
-        .thenCompose(
-            loaded -> {
-              if (loaded == null) {
-                return settle(root, ClaimOutcome.NOTHING_TO_DO);
-              }
-              Instant now = engine.scheduler.now();
-              Flow rootFlow = loaded.flows().get(loaded.tree().root().flowHash());
-              ClaimDecision decision =
-                  ClaimDecision.decide(
-                      engine.nodeId(),
-                      token,
-                      reason,
-                      loaded.tree(),
-                      rootFlow,
-                      !loaded.signals().isEmpty(),
-                      now);
-              if (decision.events().isEmpty()) {
-                return settle(root, decision.outcome());
-              }
-              AppendRequest request = request(root, token, loaded.tree(), decision, now);
-              return engine
-                  .io
-                  .append(request)
-                  .thenCompose(
-                      result ->
-                          appended(
-                              root, token, reason, retries, loaded, decision, request, result));
-            });
+        .call("load run " + root, () -> loadAll(List.of(root)).get(root))
+        .thenCompose(loaded -> proceed(root, token, reason, retries, loaded));
   }
 
-  private Loaded load(UUID root) {
-    TreeState tree = Replay.replay(journal, root).orElse(null);
-    if (tree == null || tree.root() == null) {
-      return null;
+  /** Decides what the claim journals, journals it under the new token, then adopts or settles. */
+  private CompletableFuture<ClaimOutcome> proceed(
+      UUID root, long token, ClaimReason reason, int retries, Loaded loaded) {
+    if (loaded == null) {
+      return settle(root, ClaimOutcome.NOTHING_TO_DO);
     }
-    Map<String, Flow> flows = new HashMap<>();
-    for (RunState run : tree.runs()) {
-      flows.computeIfAbsent(run.flowHash(), engine.flows::byHash);
+    Instant now = engine.scheduler.now();
+    Flow rootFlow = loaded.flows().get(loaded.tree().root().flowHash());
+    ClaimDecision decision =
+        ClaimDecision.decide(
+            engine.nodeId(),
+            token,
+            reason,
+            loaded.tree(),
+            rootFlow,
+            !loaded.signals().isEmpty(),
+            now);
+    if (decision.events().isEmpty()) {
+      return settle(root, decision.outcome());
     }
-    return new Loaded(tree, flows, metadata.signalsFor(root));
+    AppendRequest request = request(root, token, loaded.tree(), decision, now);
+    return engine
+        .io
+        .append(request)
+        .thenCompose(
+            result -> appended(root, token, reason, retries, loaded, decision, request, result));
+  }
+
+  /** Replays the trees and reads their signals with batched reads, one round trip each. */
+  private Map<UUID, Loaded> loadAll(java.util.Collection<UUID> roots) {
+    Map<UUID, TreeState> trees = Replay.replayAll(journal, roots);
+    Map<UUID, List<Signal>> signals = metadata.signalsForTrees(trees.keySet());
+    Map<UUID, Loaded> loaded = new HashMap<>();
+    trees.forEach(
+        (root, tree) -> {
+          if (tree.root() != null) {
+            Map<String, Flow> flows = new HashMap<>();
+            for (RunState run : tree.runs()) {
+              flows.computeIfAbsent(run.flowHash(), engine.flows::byHash);
+            }
+            loaded.put(root, new Loaded(tree, flows, signals.getOrDefault(root, List.of())));
+          }
+        });
+    return loaded;
   }
 
   private static AppendRequest request(

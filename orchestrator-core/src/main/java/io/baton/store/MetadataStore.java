@@ -82,6 +82,18 @@ public interface MetadataStore {
   /** Signals waiting for this tree, oldest first. */
   List<Signal> signalsFor(UUID rootRunId);
 
+  /** Signals waiting for each of these trees, oldest first; trees without any are absent. */
+  default Map<UUID, List<Signal>> signalsForTrees(Collection<UUID> rootRunIds) {
+    Map<UUID, List<Signal>> signals = new java.util.LinkedHashMap<>();
+    for (UUID root : rootRunIds) {
+      List<Signal> waiting = signalsFor(root);
+      if (!waiting.isEmpty()) {
+        signals.put(root, waiting);
+      }
+    }
+    return signals;
+  }
+
   /** Signals waiting for trees recorded as owned by {@code nodeId}, oldest first. */
   List<Signal> signalsForNode(String nodeId, int limit);
 

@@ -281,6 +281,21 @@ public abstract class MetadataStoreComplianceSuite {
   }
 
   @Test
+  void signals_for_many_trees_come_grouped_by_tree() {
+    RunWriter first = newRun().running("f", "node-a", 5);
+    RunWriter second = newRun().running("f", "node-a", 5);
+    RunWriter quiet = newRun().running("f", "node-a", 5);
+    Signal a1 = metadata.addSignal(first.root(), SignalType.CANCEL, null, null, T0);
+    Signal b1 = metadata.addSignal(second.root(), SignalType.APPROVE, "x", null, T0);
+    Signal a2 = metadata.addSignal(first.root(), SignalType.APPROVE, "y", null, T0.plusSeconds(1));
+
+    var grouped = metadata.signalsForTrees(List.of(first.root(), second.root(), quiet.root()));
+    assertThat(grouped).containsOnlyKeys(first.root(), second.root());
+    assertThat(grouped.get(first.root())).containsExactly(a1, a2);
+    assertThat(grouped.get(second.root())).containsExactly(b1);
+  }
+
+  @Test
   void a_signal_to_a_subflow_lands_in_its_root_inbox() {
     RunWriter run = newRun().running("f", "node-a", 5);
     UUID child = run.child(run.root(), "sub");

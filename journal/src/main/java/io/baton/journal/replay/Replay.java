@@ -3,7 +3,10 @@ package io.baton.journal.replay;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
 import io.baton.journal.JournalEntry;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -27,6 +30,31 @@ public final class Replay {
   public static Optional<RunState> foldRun(
       UUID rootRunId, UUID runId, Iterable<JournalEntry> entries) {
     return Optional.ofNullable(fold(rootRunId, entries).run(runId));
+  }
+
+  /**
+   * Replays many roots' journals with one batched read of the entries and one of the checkpoints;
+   * roots without a journal are absent.
+   */
+  public static Map<UUID, TreeState> replayAll(
+      ExecutionJournal journal, Collection<UUID> rootRunIds) {
+    Map<UUID, Checkpoint> checkpoints = journal.getCheckpoints(rootRunIds);
+    Map<UUID, List<JournalEntry>> journals = journal.readAll(rootRunIds);
+    Map<UUID, TreeState> trees = new LinkedHashMap<>();
+    for (UUID root : rootRunIds) {
+      Checkpoint checkpoint = checkpoints.get(root);
+      TreeState tree =
+          checkpoint == null ? new TreeState(root) : TreeState.fromSnapshot(checkpoint.snapshot());
+      for (JournalEntry entry : journals.getOrDefault(root, List.of())) {
+        if (entry.seq() > tree.lastSeq()) {
+          tree.apply(entry);
+        }
+      }
+      if (tree.lastSeq() > 0) {
+        trees.put(root, tree);
+      }
+    }
+    return trees;
   }
 
   /**

@@ -75,7 +75,10 @@ final class BenchCluster implements AutoCloseable {
             .capabilities(capabilities)
             .flowReader(new FlowParser(capabilities)::parse)
             .metrics(metrics)
-            .io(n -> new BatchingEngineIo(committer, leases, 4))
+            .io(
+                n ->
+                    new BatchingEngineIo(
+                        committer, leases, Integer.getInteger("baton.bench.ioThreads", 4)))
             .build();
     node.start().get(5, TimeUnit.MINUTES);
     closing.add(

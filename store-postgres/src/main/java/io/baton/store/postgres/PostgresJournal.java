@@ -11,7 +11,11 @@ import io.baton.journal.UnknownRootException;
 import io.baton.store.postgres.internal.Database;
 import io.baton.store.postgres.internal.JournalWriter;
 import io.baton.store.postgres.internal.Sql;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -159,6 +163,67 @@ public final class PostgresJournal implements ExecutionJournal {
                             Sql.json(rs.getString("snapshot")),
                             Sql.instant(rs, "created_at")))
                 .findOne());
+  }
+
+  @Override
+  public Map<UUID, List<JournalEntry>> readAll(Collection<UUID> rootRunIds) {
+    if (rootRunIds.isEmpty()) {
+      return Map.of();
+    }
+    Map<UUID, List<JournalEntry>> journals = new LinkedHashMap<>();
+    database
+        .withHandle(
+            "read the journals of " + rootRunIds.size() + " runs",
+            handle ->
+                handle
+                    .createQuery(
+                        "SELECT root_run_id, run_id, seq, ts, event::text AS event FROM journal"
+                            + " WHERE root_run_id = ANY(:roots) ORDER BY root_run_id, seq")
+                    .bindArray("roots", UUID.class, rootRunIds)
+                    .map(
+                        (rs, ctx) -> {
+                          UUID root = Sql.uuid(rs, "root_run_id");
+                          long seq = rs.getLong("seq");
+                          return new JournalEntry(
+                              Sql.uuid(rs, "run_id"),
+                              root,
+                              seq,
+                              Sql.instant(rs, "ts"),
+                              JournalCodec.decode(rs.getString("event"), root, seq));
+                        })
+                    .list())
+        .forEach(
+            entry ->
+                journals.computeIfAbsent(entry.rootRunId(), r -> new ArrayList<>()).add(entry));
+    return journals;
+  }
+
+  @Override
+  public Map<UUID, Checkpoint> getCheckpoints(Collection<UUID> rootRunIds) {
+    if (rootRunIds.isEmpty()) {
+      return Map.of();
+    }
+    Map<UUID, Checkpoint> checkpoints = new LinkedHashMap<>();
+    database
+        .withHandle(
+            "read the checkpoints of " + rootRunIds.size() + " runs",
+            handle ->
+                handle
+                    .createQuery(
+                        "SELECT root_run_id, seq, snapshot::text AS snapshot, created_at"
+                            + " FROM journal_checkpoints WHERE root_run_id = ANY(:roots)")
+                    .bindArray("roots", UUID.class, rootRunIds)
+                    .map(
+                        (rs, ctx) ->
+                            Map.entry(
+                                Sql.uuid(rs, "root_run_id"),
+                                new Checkpoint(
+                                    rs.getLong("seq"),
+                                    Sql.json(rs.getString("snapshot")),
+                                    Sql.instant(rs, "created_at"))))
+                    .list())
+        .forEach(entry -> checkpoints.put(entry.getKey(), entry.getValue()));
+    return checkpoints;
   }
 
   @Override

@@ -279,6 +279,11 @@ public final class PostgresMetadataStore implements MetadataStore {
   }
 
   @Override
+  public Map<UUID, List<Signal>> signalsForTrees(Collection<UUID> rootRunIds) {
+    return signals.forTrees(rootRunIds);
+  }
+
+  @Override
   public List<Signal> signalsForNode(String nodeId, int limit) {
     return signals.forNode(nodeId, limit);
   }

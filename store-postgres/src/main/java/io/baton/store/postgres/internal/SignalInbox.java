@@ -95,6 +95,32 @@ public final class SignalInbox {
                 .list());
   }
 
+  /** Signals waiting for each of the trees, oldest first; trees without any are absent. */
+  public java.util.Map<UUID, List<Signal>> forTrees(Collection<UUID> rootRunIds) {
+    java.util.Map<UUID, List<Signal>> signals = new java.util.LinkedHashMap<>();
+    if (rootRunIds.isEmpty()) {
+      return signals;
+    }
+    database
+        .withHandle(
+            "read the signals of " + rootRunIds.size() + " runs",
+            handle ->
+                handle
+                    .createQuery(
+                        "SELECT "
+                            + COLUMNS
+                            + " FROM run_signals s WHERE s.root_run_id = ANY(:roots) ORDER BY s.id")
+                    .bindArray("roots", UUID.class, rootRunIds)
+                    .map((rs, ctx) -> signal(rs))
+                    .list())
+        .forEach(
+            signal ->
+                signals
+                    .computeIfAbsent(signal.rootRunId(), r -> new java.util.ArrayList<>())
+                    .add(signal));
+    return signals;
+  }
+
   /** Signals waiting for trees recorded as owned by the node, oldest first. */
   public List<Signal> forNode(String nodeId, int limit) {
     return database.withHandle(
