@@ -117,6 +117,10 @@ public final class NodeBenchmarks {
               c -> c.withMaxConcurrentRuns(size * 2),
               RecoveryConfig.defaults());
       Duration took = Duration.ofNanos(System.nanoTime() - start);
+      if (again.node().engine().activeCount() != size) {
+        throw new IllegalStateException(
+            "recovered " + again.node().engine().activeCount() + " of " + size + " runs");
+      }
       System.out.printf(
           Locale.ROOT,
           "startup recovery: %d of %d owned runs re-adopted in %d ms (node start"
@@ -164,6 +168,9 @@ public final class NodeBenchmarks {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
       while (node.node().engine().activeCount() > 0 && System.nanoTime() < deadline) {
         Thread.sleep(100);
+      }
+      if (node.node().engine().activeCount() > 0) {
+        throw new IllegalStateException(node.node().engine().activeCount() + " runs did not park");
       }
       long parked = heapAfterGc() - before;
       System.out.printf(

@@ -1,0 +1,36 @@
+package io.baton.node.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.baton.bench.EngineThroughput;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every node benchmark at a tiny size, so their code keeps working: each throws when runs are lost,
+ * fail, or are not adopted. Correctness only; the figures belong to deploy/bench.sh.
+ */
+class NodeBenchmarksSmokeTest {
+  @Test
+  void the_engine_benchmark_runs_every_run_to_success() throws Exception {
+    EngineThroughput.Figures figures = NodeBenchmarks.engine(300, 50);
+    assertThat(figures.runs()).isEqualTo(300);
+    assertThat(figures.stepsPerSecond()).isPositive();
+  }
+
+  @Test
+  void the_recovery_benchmark_re_adopts_every_run() throws Exception {
+    assertThat(NodeBenchmarks.recovery(50)).isPositive();
+  }
+
+  @Test
+  void the_memory_benchmark_parks_every_run() throws Exception {
+    NodeBenchmarks.memory(50);
+  }
+
+  @Test
+  void the_hand_off_and_failover_benchmarks_see_every_run_adopted() throws Exception {
+    NodeBenchmarks.handoff(20);
+    NodeBenchmarks.failover(10, Duration.ofSeconds(2));
+  }
+}
