@@ -227,12 +227,11 @@ final class OrphanWatcher implements Subscription {
       return;
     }
     if (cause instanceof CompactedException compacted) {
-      gap(
+      startOver(
           "etcd compacted its history up to revision "
               + compacted.getCompactedRevision()
               + " before the watch could resume at revision "
               + (lastSeenRevision + 1));
-      startOver();
       return;
     }
     Duration delay = retryDelay;
@@ -248,15 +247,20 @@ final class OrphanWatcher implements Subscription {
   }
 
   /** After a gap: the live nodes as they are now, and the watch from there. */
-  private void startOver() {
+  /**
+   * Starts watching again from a fresh snapshot, then reports the gap: the listener hears of it
+   * only once the watch has its new start, so nothing after the report can be missed.
+   */
+  private void startOver(String gapReason) {
     try {
       NodeSnapshot now = snapshots.read();
       classifier.reset(now.nodes());
       lastSeenRevision = now.revision();
       open();
+      gap(gapReason);
     } catch (RuntimeException unreachable) {
       log.info("node {}: cannot read the live nodes yet: {}", nodeId, unreachable.toString());
-      scheduler.schedule(retryDelay, () -> events.execute(this::startOver));
+      scheduler.schedule(retryDelay, () -> events.execute(() -> startOver(gapReason)));
     }
   }
 
