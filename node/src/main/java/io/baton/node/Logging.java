@@ -38,6 +38,12 @@ final class Logging {
     if (format.equals("json")) {
       JsonEncoder json = new JsonEncoder();
       json.setContext(context);
+      json.setWithFormattedMessage(true);
+      json.setWithMessage(false);
+      json.setWithArguments(false);
+      json.setWithContext(false);
+      json.setWithSequenceNumber(false);
+      json.setWithNanoseconds(false);
       json.start();
       return json;
     }

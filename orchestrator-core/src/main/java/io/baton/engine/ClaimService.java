@@ -73,9 +73,16 @@ public final class ClaimService {
     if (reserved.isEmpty()) {
       return CompletableFuture.completedFuture(outcomes);
     }
+    long started = System.nanoTime();
     return engine
         .io
         .acquire(reserved)
+        .whenComplete(
+            (results, failure) ->
+                engine
+                    .metrics
+                    .leaseAcquire()
+                    .update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS))
         .handle((results, failure) -> afterAcquire(reserved, results, failure, reason, outcomes))
         .thenCompose(all -> all)
         .thenApply(done -> outcomes);

@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +17,52 @@ import org.junit.jupiter.api.Test;
  * {@code baton dev}: a run submitted, the process killed with SIGKILL and started again, completes.
  */
 class DevModeProcessIT {
+  @Test
+  void a_second_sigterm_skips_the_drain_and_the_node_still_exits_zero() throws Exception {
+    Path dir = ProcessTestSupport.workDir(Map.of("held.yaml", ProcessTestSupport.HELD_FLOW));
+    int port = ProcessTestSupport.freePort();
+    String api = "http://127.0.0.1:" + port;
+    Map<String, String> env = ProcessTestSupport.cleanEnv();
+    env.put("BATON_EXECUTION_DRAIN_TIMEOUT", "2m");
+    try (HeldEndpoint endpoint = new HeldEndpoint(-1);
+        BatonProcess dev =
+            BatonProcess.start(
+                dir, env, "dev", "--http-port", String.valueOf(port), "--logging-format", "json")) {
+      dev.awaitReady(api, Duration.ofMinutes(3));
+      post(
+          api + "/api/runs",
+          "{\"flow\": \"held\", \"input\": {\"url\": \"" + endpoint.url() + "\", \"n\": 1}}");
+      await().atMost(Duration.ofSeconds(30)).until(() -> endpoint.waiting() == 1);
+
+      signal(dev, "TERM");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> BatonProcess.status(api + "/health/ready") == 503);
+      assertThat(dev.isAlive())
+          .as("the first signal drains: the held step keeps it running")
+          .isTrue();
+      signal(dev, "TERM");
+      assertThat(dev.awaitExit(Duration.ofSeconds(20))).isZero();
+      List<com.fasterxml.jackson.databind.JsonNode> logLines = new ArrayList<>();
+      for (String line : dev.output().split("\n")) {
+        if (line.startsWith("{")) {
+          logLines.add(io.baton.journal.JournalCodec.mapper().readTree(line));
+        }
+      }
+      assertThat(logLines).as("log lines are JSON objects").hasSizeGreaterThan(5);
+      assertThat(logLines)
+          .anySatisfy(
+              line -> {
+                assertThat(line.path("level").asText()).isEqualTo("INFO");
+                assertThat(line.path("formattedMessage").asText()).contains("skipping the drain");
+              });
+    }
+  }
+
+  private static void signal(BatonProcess process, String signal) throws Exception {
+    new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start().waitFor();
+  }
+
   @Test
   void a_run_in_flight_when_baton_dev_is_killed_completes_after_a_restart() throws Exception {
     Path dir = ProcessTestSupport.workDir(Map.of("held.yaml", ProcessTestSupport.HELD_FLOW));

@@ -1,0 +1,138 @@
+package io.baton.engine;
+
+import static io.baton.engine.testing.TestFlows.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.baton.engine.testing.TestCluster;
+import io.baton.engine.testing.TestFlows;
+import io.baton.flow.Flow;
+import io.baton.flow.RecoveryPolicy;
+import io.baton.journal.ClaimReason;
+import io.baton.journal.RunStatus;
+import io.baton.journal.replay.ClaimRecord;
+import io.baton.lease.ConnectionState;
+import io.baton.recovery.RecoveryConfig;
+import io.baton.store.RunRecord;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What an adopting node does with a run whose owner stopped while it ran, per flow. */
+class RecoveryPolicyTest {
+  private final TestCluster cluster =
+      new TestCluster()
+          .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)));
+
+  @AfterEach
+  void close() {
+    cluster.close();
+  }
+
+  /** Starts a run on node-a that holds in step "hold", then kills node-a; node-b is up. */
+  private UUID interruptedRun(Flow flow) {
+    cluster.start("node-a");
+    cluster.start("node-b");
+    cluster.apply(flow);
+    Orchestrator a = cluster.node("node-a").orchestrator();
+    UUID runId = cluster.await(a.submitAsync(flow.name(), json("{}"), null, null)).run().runId();
+    cluster.runUntil(() -> cluster.capabilities.waiting("hold"));
+    cluster.node("node-a").halt();
+    return runId;
+  }
+
+  private RunRecord settled(UUID runId) {
+    Orchestrator b = cluster.node("node-b").orchestrator();
+    cluster.runUntil(() -> b.find(runId).status().isTerminal(), Duration.ofMinutes(5));
+    return b.find(runId);
+  }
+
+  @Test
+  void resume_adopts_the_run_and_reruns_the_interrupted_step_with_the_same_key() {
+    UUID runId = interruptedRun(TestFlows.named("resumes").step("hold", "gate", "{}").build());
+    cluster.runUntil(() -> cluster.capabilities.callsOf("hold") == 2, Duration.ofMinutes(1));
+    cluster.capabilities.open("hold", json("{\"done\": true}"));
+    RunRecord run = settled(runId);
+    assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(cluster.capabilities.calls)
+        .extracting(c -> c.idempotencyKey())
+        .containsOnly(runId + "/hold");
+    assertThat(cluster.node("node-b").orchestrator().get(runId).ownership())
+        .extracting(ClaimRecord::node, ClaimRecord::reason, ClaimRecord::previousNode)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("node-a", ClaimReason.SUBMIT, null),
+            org.assertj.core.groups.Tuple.tuple("node-b", ClaimReason.ORPHAN, "node-a"));
+  }
+
+  @Test
+  void fail_marks_the_run_failed_and_recoverable_for_a_person_to_resume() {
+    UUID runId =
+        interruptedRun(
+            TestFlows.named("careful")
+                .recovery(RecoveryPolicy.FAIL)
+                .step("hold", "gate", "{}")
+                .build());
+    RunRecord run = settled(runId);
+    assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(run.recoverable()).isTrue();
+    assertThat(run.statusReason()).isEqualTo("node node-a stopped while the run was running");
+    assertThat(cluster.capabilities.callsOf("hold")).as("not re-run by the adopter").isEqualTo(1);
+
+    Orchestrator b = cluster.node("node-b").orchestrator();
+    cluster.await(b.resumeAsync(runId, "ops"));
+    cluster.runUntil(() -> cluster.capabilities.callsOf("hold") == 2);
+    cluster.capabilities.open("hold", json("1"));
+    cluster.runUntil(() -> b.find(runId).status() == RunStatus.SUCCEEDED);
+  }
+
+  @Test
+  void a_run_older_than_max_resume_age_is_cancelled_with_a_reason() {
+    UUID runId =
+        interruptedRun(
+            TestFlows.named("perishable")
+                .maxResumeAge(Duration.ofSeconds(5))
+                .step("hold", "gate", "{}")
+                .build());
+    cluster.scheduler.advance(Duration.ofSeconds(6));
+    RunRecord run = settled(runId);
+    assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
+    assertThat(run.statusReason()).contains("older than its maxResumeAge").contains("node-a");
+    assertThat(cluster.capabilities.callsOf("hold")).isEqualTo(1);
+  }
+
+  @Test
+  void terminal_runs_are_never_touched_by_recovery() {
+    cluster.start("node-a");
+    cluster.start("node-b");
+    Flow flow = TestFlows.named("quick").step("a", "echo", "{}").build();
+    cluster.apply(flow);
+    Orchestrator a = cluster.node("node-a").orchestrator();
+    UUID runId = cluster.await(a.submitAsync("quick", json("{}"), null, null)).run().runId();
+    cluster.runUntil(() -> a.find(runId).status() == RunStatus.SUCCEEDED);
+    long entries = a.journal(runId).size();
+    cluster.node("node-a").halt();
+    cluster.scheduler.advance(Duration.ofMinutes(1));
+    assertThat(cluster.node("node-b").orchestrator().journal(runId)).hasSize((int) entries);
+  }
+
+  @Test
+  void a_suspended_node_starts_no_step_until_it_is_connected_again() {
+    cluster.start("node-a");
+    Flow flow =
+        TestFlows.named("two").step("first", "gate", "{}").step("second", "echo", "{}").build();
+    cluster.apply(flow);
+    Orchestrator a = cluster.node("node-a").orchestrator();
+    UUID runId = cluster.await(a.submitAsync("two", json("{}"), null, null)).run().runId();
+    cluster.runUntil(() -> cluster.capabilities.waiting("first"));
+    cluster.leaseService.setReachable("node-a", false);
+    cluster.runUntil(() -> cluster.node("node-a").leases().state() == ConnectionState.SUSPENDED);
+
+    cluster.capabilities.open("first", json("1"));
+    cluster.settle();
+    assertThat(cluster.capabilities.callsOf("second")).as("no new step while suspended").isZero();
+
+    cluster.leaseService.setReachable("node-a", true);
+    cluster.runUntil(() -> a.find(runId).status() == RunStatus.SUCCEEDED, Duration.ofSeconds(10));
+    assertThat(cluster.capabilities.callsOf("second")).isEqualTo(1);
+  }
+}
