@@ -32,7 +32,8 @@ public interface ExecutionJournal {
   /**
    * Appends many requests, each atomically and independently of the others: one that is fenced out
    * or conflicts fails alone. Returns one result per request, in request order. Infrastructure
-   * failures (the store is down) are thrown, not returned.
+   * failures (the store is down) are thrown, not returned; part of the batch may have been written
+   * then, and resubmitting the same requests is safe (appends are idempotent).
    */
   List<AppendResult> appendAll(List<AppendRequest> requests);
 

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Group commit in front of any {@link ExecutionJournal}: appends submitted by many runs are
  * gathered into batches, bounded by {@code maxBatch} requests and a {@code linger} wait, and each
- * batch is written with one {@link ExecutionJournal#appendAll} call (one transaction in a database
- * journal), where a fenced-out request fails alone.
+ * batch is written with one {@link ExecutionJournal#appendAll} call, where a fenced-out request
+ * fails alone (PostgreSQL writes a batch in at most two transactions: one statement for plain step
+ * appends, one transaction for the rest; each request is atomic either way).
  *
  * <p>Requests of one root always go to the same committer thread, so they are written in the order
  * they were submitted. A batch that fails as a whole (the store is unavailable) completes each of
