@@ -76,7 +76,7 @@ final class StepInvoker {
             params,
             attempt,
             deadline,
-            running,
+            running.cancellation,
             Invocation.idempotencyKey(run.runId(), step.name()),
             engine.scheduler.clock());
     invoke(capability.get(), invocation)

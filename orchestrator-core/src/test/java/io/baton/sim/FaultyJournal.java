@@ -1,9 +1,9 @@
 package io.baton.sim;
 
-import io.baton.engine.testing.ForwardingJournal;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.ExecutionJournal;
+import io.baton.journal.ForwardingJournal;
 import io.baton.journal.JournalEntry;
 import io.baton.store.StoreUnavailableException;
 import java.util.List;

@@ -5,11 +5,9 @@ import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
-import io.baton.journal.JournalEntry;
+import io.baton.journal.ForwardingJournal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -18,20 +16,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * the call returns. Changes are applied and logged under the log's lock, so the log's order is the
  * journal's. Thread-safe.
  */
-final class LoggedJournal implements ExecutionJournal {
-  private final ExecutionJournal delegate;
+final class LoggedJournal extends ForwardingJournal {
   private final MutationLog log;
   private final AtomicLong highestToken;
 
   LoggedJournal(ExecutionJournal delegate, MutationLog log, AtomicLong highestToken) {
-    this.delegate = delegate;
+    super(delegate);
     this.log = log;
     this.highestToken = highestToken;
-  }
-
-  @Override
-  public void append(AppendRequest request) {
-    appendAll(List.of(request)).get(0).throwIfFailed();
   }
 
   @Override
@@ -52,31 +44,11 @@ final class LoggedJournal implements ExecutionJournal {
   }
 
   @Override
-  public List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit) {
-    return delegate.readFrom(rootRunId, fromSeq, limit);
-  }
-
-  @Override
-  public long latestSequence(UUID rootRunId) {
-    return delegate.latestSequence(rootRunId);
-  }
-
-  @Override
-  public OptionalLong currentToken(UUID rootRunId) {
-    return delegate.currentToken(rootRunId);
-  }
-
-  @Override
   public void checkpoint(UUID rootRunId, long token, Checkpoint checkpoint) {
     synchronized (log) {
       delegate.checkpoint(rootRunId, token, checkpoint);
       log.write(List.of(Records.checkpoint(rootRunId, token, checkpoint)));
     }
-  }
-
-  @Override
-  public Optional<Checkpoint> getCheckpoint(UUID rootRunId) {
-    return delegate.getCheckpoint(rootRunId);
   }
 
   @Override
@@ -88,10 +60,5 @@ final class LoggedJournal implements ExecutionJournal {
       }
       return removed;
     }
-  }
-
-  @Override
-  public List<UUID> listActiveRoots(UUID after, int limit) {
-    return delegate.listActiveRoots(after, limit);
   }
 }

@@ -6,6 +6,7 @@ import io.baton.journal.ClaimReason;
 import io.baton.journal.JournalCodec;
 import io.baton.lease.etcd.EtcdLeaseConfig;
 import io.baton.lease.etcd.EtcdLeaseManager;
+import io.baton.node.testing.HoldCapability;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
 import io.baton.store.postgres.PostgresStores;
@@ -26,6 +27,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * [engine|recovery|memory|handoff|failover|all]}.
  */
 public final class NodeBenchmarks {
+  /** A run that stays active: its second step holds until cancelled. */
+  static final String HELD_FLOW =
+      """
+      name: held
+      steps:
+        - name: first
+          capability: noop
+          params: {n: "{{ input.n }}"}
+        - name: hold
+          capability: hold
+      """;
+
   private NodeBenchmarks() {}
 
   public static void main(String[] args) throws Exception {
@@ -96,7 +109,7 @@ public final class NodeBenchmarks {
   /** A node that crashed with {@code size} running runs starts again and re-adopts them all. */
   static Duration recovery(int size) throws Exception {
     try (BenchCluster cluster = new BenchCluster()) {
-      Hold hold = new Hold();
+      HoldCapability hold = new HoldCapability();
       BenchCluster.Node first =
           cluster.start(
               "bench-a",
@@ -104,7 +117,7 @@ public final class NodeBenchmarks {
               List.of(hold),
               c -> c.withMaxConcurrentRuns(size * 2),
               RecoveryConfig.defaults());
-      first.node().orchestrator().applyFlow(Hold.FLOW, "held.yaml");
+      first.node().orchestrator().applyFlow(HELD_FLOW, "held.yaml");
       submitHeld(first, size, hold);
       first.node().halt().get(1, TimeUnit.MINUTES);
 
@@ -137,7 +150,7 @@ public final class NodeBenchmarks {
   /** Heap for {@code size} active runs (a step in flight each), then for as many parked runs. */
   static void memory(int size) throws Exception {
     try (BenchCluster cluster = new BenchCluster()) {
-      Hold hold = new Hold();
+      HoldCapability hold = new HoldCapability();
       BenchCluster.Node node =
           cluster.start(
               "bench-m",
@@ -145,7 +158,7 @@ public final class NodeBenchmarks {
               List.of(hold),
               c -> c.withMaxConcurrentRuns(size * 2),
               RecoveryConfig.defaults().withEnabled(false));
-      node.node().orchestrator().applyFlow(Hold.FLOW, "held.yaml");
+      node.node().orchestrator().applyFlow(HELD_FLOW, "held.yaml");
       node.node()
           .orchestrator()
           .applyFlow(
@@ -194,7 +207,7 @@ public final class NodeBenchmarks {
 
   private static void moveRuns(int size, Duration ttl, boolean graceful) throws Exception {
     try (BenchCluster cluster = new BenchCluster()) {
-      Hold hold = new Hold();
+      HoldCapability hold = new HoldCapability();
       BenchCluster.Node leaving =
           cluster.start(
               "bench-leaving",
@@ -209,7 +222,7 @@ public final class NodeBenchmarks {
               List.of(hold),
               c -> c.withMaxConcurrentRuns(size * 2),
               RecoveryConfig.defaults());
-      leaving.node().orchestrator().applyFlow(Hold.FLOW, "held.yaml");
+      leaving.node().orchestrator().applyFlow(HELD_FLOW, "held.yaml");
       submitHeld(leaving, size, hold);
       ClaimReason reason = graceful ? ClaimReason.HANDOFF : ClaimReason.ORPHAN;
       CountDownLatch adopted = new CountDownLatch(size);
@@ -253,11 +266,12 @@ public final class NodeBenchmarks {
     }
   }
 
-  private static void submitHeld(BenchCluster.Node node, int count, Hold hold) throws Exception {
-    int before = hold.invoked.get();
+  private static void submitHeld(BenchCluster.Node node, int count, HoldCapability hold)
+      throws Exception {
+    int before = hold.invoked();
     submit(node, "held", count);
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (hold.invoked.get() < before + count && System.nanoTime() < deadline) {
+    while (hold.invoked() < before + count && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
   }

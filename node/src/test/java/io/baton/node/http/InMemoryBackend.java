@@ -1,7 +1,6 @@
 package io.baton.node.http;
 
 import io.baton.engine.OrchestratorNode;
-import io.baton.flow.FlowParser;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
@@ -28,18 +27,7 @@ public final class InMemoryBackend implements TestBackend {
     LeaseManager leases =
         new InMemoryLeaseManager(spec.nodeId(), LEASE_TTL, leaseService, spec.scheduler());
     OrchestratorNode node =
-        OrchestratorNode.builder()
-            .config(spec.engine())
-            .recovery(spec.recovery())
-            .scheduler(spec.scheduler())
-            .stores(new Stores(stores.journal(), metadata, stores.blobs(), null))
-            .leases(leases)
-            .capabilities(spec.capabilities())
-            .flowReader(new FlowParser(spec.capabilities())::parse)
-            .metrics(spec.metrics())
-            .address("127.0.0.1:0")
-            .version("test")
-            .build();
+        spec.build(new Stores(stores.journal(), metadata, stores.blobs(), null), leases);
     return new NodeUnderTest(node, () -> {}, metadata::down);
   }
 

@@ -16,4 +16,22 @@ public record NodeSpec(
     MetricRegistry metrics,
     CapabilityRegistry capabilities,
     EngineConfig engine,
-    RecoveryConfig recovery) {}
+    RecoveryConfig recovery) {
+
+  /** The node this spec describes, on the given stores and lease manager, not started. */
+  public io.baton.engine.OrchestratorNode build(
+      io.baton.store.Stores stores, io.baton.lease.LeaseManager leases) {
+    return io.baton.engine.OrchestratorNode.builder()
+        .config(engine)
+        .recovery(recovery)
+        .scheduler(scheduler)
+        .stores(stores)
+        .leases(leases)
+        .capabilities(capabilities)
+        .flowReader(new io.baton.flow.FlowParser(capabilities)::parse)
+        .metrics(metrics)
+        .address("127.0.0.1:0")
+        .version("test")
+        .build();
+  }
+}

@@ -1,7 +1,6 @@
 package io.baton.node.http;
 
 import io.baton.engine.OrchestratorNode;
-import io.baton.flow.FlowParser;
 import io.baton.lease.etcd.EtcdLeaseConfig;
 import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdTestCluster;
@@ -35,18 +34,7 @@ public final class PostgresEtcdBackend implements TestBackend {
             spec.nodeId(),
             spec.scheduler());
     OrchestratorNode node =
-        OrchestratorNode.builder()
-            .config(spec.engine())
-            .recovery(spec.recovery())
-            .scheduler(spec.scheduler())
-            .stores(new Stores(stores.journal(), metadata, stores.blobs(), null))
-            .leases(leases)
-            .capabilities(spec.capabilities())
-            .flowReader(new FlowParser(spec.capabilities())::parse)
-            .metrics(spec.metrics())
-            .address("127.0.0.1:0")
-            .version("test")
-            .build();
+        spec.build(new Stores(stores.journal(), metadata, stores.blobs(), null), leases);
     return new NodeUnderTest(node, stores, metadata::down);
   }
 

@@ -19,6 +19,7 @@ import io.baton.journal.StepCompleted;
 import io.baton.lease.etcd.EtcdLeaseConfig;
 import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdTestCluster;
+import io.baton.node.testing.HoldCapability;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.RunRecord;
 import io.baton.store.Stores;

@@ -3,6 +3,7 @@ package io.baton.engine.testing;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.ExecutionJournal;
+import io.baton.journal.ForwardingJournal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

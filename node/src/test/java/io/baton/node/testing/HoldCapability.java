@@ -1,4 +1,4 @@
-package io.baton.node.it;
+package io.baton.node.testing;
 
 import io.baton.capability.Capability;
 import io.baton.capability.Invocation;
@@ -13,13 +13,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code hold}: a step that stays in flight until the test lets it finish, counting how often each
- * idempotency key was invoked (a step may run more than once; it must complete once).
+ * {@code hold}: a step that stays in flight (its run active) until the test releases it or it is
+ * cancelled, counting its invocations per idempotency key: a step may run more than once, it must
+ * complete once. Its output is {@code {key}}. Thread-safe.
  */
-final class HoldCapability implements Capability {
+public final class HoldCapability implements Capability {
   private final Map<String, AtomicInteger> invocations = new ConcurrentHashMap<>();
   private final CopyOnWriteArrayList<CompletableFuture<StepOutcome>> held =
       new CopyOnWriteArrayList<>();
+  private final AtomicInteger invoked = new AtomicInteger();
   private volatile boolean released;
 
   @Override
@@ -34,6 +36,7 @@ final class HoldCapability implements Capability {
 
   @Override
   public CompletionStage<StepOutcome> invoke(Invocation invocation) {
+    invoked.incrementAndGet();
     invocations
         .computeIfAbsent(invocation.idempotencyKey(), k -> new AtomicInteger())
         .incrementAndGet();
@@ -48,26 +51,28 @@ final class HoldCapability implements Capability {
     outcome.whenComplete((o, f) -> held.remove(outcome));
     invocation
         .cancellation()
-        .onCancel(() -> outcome.complete(StepOutcome.failed("cancelled", "node stopping", true)));
+        .onCancel(() -> outcome.complete(StepOutcome.failed("cancelled", "stopped", true)));
     if (released) {
       outcome.complete(done);
     }
     return outcome.thenApply(o -> o instanceof StepOutcome.Completed ? done : o);
   }
 
-  /** Lets every held and future invocation finish. */
-  void releaseAll() {
+  /** Lets every held and every later invocation finish. */
+  public void releaseAll() {
     released = true;
-    for (CompletableFuture<StepOutcome> outcome : held) {
-      outcome.complete(StepOutcome.completed(null));
-    }
+    held.forEach(outcome -> outcome.complete(StepOutcome.completed(null)));
   }
 
-  int heldCount() {
+  public int heldCount() {
     return held.size();
   }
 
-  int invocations(String idempotencyKey) {
+  public int invoked() {
+    return invoked.get();
+  }
+
+  public int invocations(String idempotencyKey) {
     AtomicInteger count = invocations.get(idempotencyKey);
     return count == null ? 0 : count.get();
   }

@@ -1,16 +1,16 @@
-package io.baton.engine.testing;
+package io.baton.journal;
 
-import io.baton.journal.AppendRequest;
-import io.baton.journal.AppendResult;
-import io.baton.journal.Checkpoint;
-import io.baton.journal.ExecutionJournal;
-import io.baton.journal.JournalEntry;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 
-/** A journal that forwards every call; subclasses intercept what they need. */
+/**
+ * A journal that forwards every call to another; subclasses intercept what they need (the embedded
+ * store's durable log, fault injection and auditing in tests). As thread-safe as its delegate.
+ */
 public abstract class ForwardingJournal implements ExecutionJournal {
   protected final ExecutionJournal delegate;
 
@@ -51,6 +51,16 @@ public abstract class ForwardingJournal implements ExecutionJournal {
   @Override
   public Optional<Checkpoint> getCheckpoint(UUID rootRunId) {
     return delegate.getCheckpoint(rootRunId);
+  }
+
+  @Override
+  public Map<UUID, List<JournalEntry>> readAll(Collection<UUID> rootRunIds) {
+    return delegate.readAll(rootRunIds);
+  }
+
+  @Override
+  public Map<UUID, Checkpoint> getCheckpoints(Collection<UUID> rootRunIds) {
+    return delegate.getCheckpoints(rootRunIds);
   }
 
   @Override
