@@ -27,7 +27,7 @@ public final class InMemoryBackend implements TestBackend {
     LeaseManager leases =
         new InMemoryLeaseManager(spec.nodeId(), LEASE_TTL, leaseService, spec.scheduler());
     OrchestratorNode node =
-        spec.build(new Stores(stores.journal(), metadata, stores.blobs(), null), leases);
+        spec.build(new Stores(stores.journal(), metadata.store(), stores.blobs(), null), leases);
     return new NodeUnderTest(node, () -> {}, metadata::down);
   }
 
