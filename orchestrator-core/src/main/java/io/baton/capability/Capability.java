@@ -21,8 +21,10 @@ public interface Capability {
   /** The name flows use, such as {@code http}. */
   String name();
 
-  /** The operations it offers; empty when it takes no operation. */
-  Set<String> operations();
+  /** The operations it offers; empty (the default) when it takes no operation. */
+  default Set<String> operations() {
+    return Set.of();
+  }
 
   /** The operation used when a step names none; empty when a step must name one. */
   default Optional<String> defaultOperation() {

@@ -10,7 +10,6 @@ import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
@@ -162,11 +161,6 @@ class CapabilityValidationTest {
           @Override
           public String name() {
             return "broken";
-          }
-
-          @Override
-          public Set<String> operations() {
-            return Set.of();
           }
 
           @Override

@@ -84,10 +84,5 @@ public final class TestSteps {
     public String name() {
       return name;
     }
-
-    @Override
-    public Set<String> operations() {
-      return Set.of();
-    }
   }
 }

@@ -5,7 +5,6 @@ import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
 import io.baton.journal.JournalCodec;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,11 +26,6 @@ public final class HoldCapability implements Capability {
   @Override
   public String name() {
     return "hold";
-  }
-
-  @Override
-  public Set<String> operations() {
-    return Set.of();
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
 import io.baton.journal.WaitReason;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -22,11 +21,6 @@ public final class ApprovalCapability implements Capability {
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public Set<String> operations() {
-    return Set.of();
   }
 
   @Override

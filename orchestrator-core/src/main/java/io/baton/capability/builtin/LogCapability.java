@@ -7,7 +7,6 @@ import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +27,6 @@ public final class LogCapability implements Capability {
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public Set<String> operations() {
-    return Set.of();
   }
 
   @Override

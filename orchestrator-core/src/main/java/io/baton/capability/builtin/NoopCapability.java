@@ -3,7 +3,6 @@ package io.baton.capability.builtin;
 import io.baton.capability.Capability;
 import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /** {@code noop}: completes at once with its rendered params as output (null without params). */
@@ -13,11 +12,6 @@ public final class NoopCapability implements Capability {
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public Set<String> operations() {
-    return Set.of();
   }
 
   @Override

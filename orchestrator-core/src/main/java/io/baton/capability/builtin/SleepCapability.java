@@ -9,7 +9,6 @@ import io.baton.journal.WaitReason;
 import io.baton.time.Durations;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -25,11 +24,6 @@ public final class SleepCapability implements Capability {
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public Set<String> operations() {
-    return Set.of();
   }
 
   @Override

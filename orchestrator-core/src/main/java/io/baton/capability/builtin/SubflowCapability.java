@@ -10,7 +10,6 @@ import io.baton.capability.StepOutcome;
 import io.baton.flow.FlowNames;
 import io.baton.journal.WaitReason;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -26,11 +25,6 @@ public final class SubflowCapability implements Capability {
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public Set<String> operations() {
-    return Set.of();
   }
 
   @Override

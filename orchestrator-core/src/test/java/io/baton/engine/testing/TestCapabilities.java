@@ -11,7 +11,6 @@ import io.baton.journal.WaitReason;
 import io.baton.time.Durations;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -139,11 +138,6 @@ public final class TestCapabilities {
       }
 
       @Override
-      public Set<String> operations() {
-        return Set.of();
-      }
-
-      @Override
       public CompletionStage<StepOutcome> invoke(Invocation invocation) {
         record(invocation);
         return CompletableFuture.completedFuture(body.apply(invocation));
@@ -174,11 +168,6 @@ public final class TestCapabilities {
     }
 
     @Override
-    public Set<String> operations() {
-      return Set.of();
-    }
-
-    @Override
     public CompletionStage<StepOutcome> invoke(Invocation invocation) {
       record(invocation);
       CompletableFuture<StepOutcome> outcome = new CompletableFuture<>();
@@ -196,11 +185,6 @@ public final class TestCapabilities {
     @Override
     public String name() {
       return "gate";
-    }
-
-    @Override
-    public Set<String> operations() {
-      return Set.of();
     }
 
     @Override
