@@ -18,6 +18,7 @@ class JournalCodecTest {
     List<JournalEvent> events =
         List.of(
             new RunCreated("f", "h", json("a", 1), ROOT, "call", "k", json("e", 2)),
+            new StepStarted("s", 2),
             new StepCompleted("s", 2, json("o", List.of(1, 2)), AT),
             new StepFailed("s", 1, "timeout", "slow", true, AT, AT),
             new StepFailed("s", 3, "http_4xx", "bad", false, null, AT),

@@ -1,6 +1,7 @@
 package io.baton.engine;
 
 import io.baton.flow.Flow;
+import io.baton.internal.Defect;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
@@ -35,6 +36,9 @@ final class ActiveTree {
   final TreeState state;
   private final Map<String, Flow> flowsByHash;
 
+  /** Whether the tree journals its steps' starts (see {@link Interruptions}). */
+  final boolean journalsStarts;
+
   /** Decided, not yet submitted. */
   final List<PendingEvent> buffer = new ArrayList<>();
 
@@ -64,6 +68,10 @@ final class ActiveTree {
     this.keyed = keyed;
     this.state = state;
     this.flowsByHash = new HashMap<>(flowsByHash);
+    this.journalsStarts =
+        state.root() != null
+            && Interruptions.tracked(flowsByHash.get(state.root().flowHash()))
+            && !Defect.NO_START_MARKERS.isActive();
   }
 
   Flow flowOf(RunState run) {

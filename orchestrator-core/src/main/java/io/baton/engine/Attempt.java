@@ -17,6 +17,12 @@ final class Attempt {
   final CancellationSignal cancellation = new CancellationSignal();
   Scheduler.Cancellable timeout;
 
+  /**
+   * The invocation, while it waits for the attempt's start to be journaled (trees that journal
+   * starts); null once invoked.
+   */
+  Runnable awaitingStart;
+
   Attempt(StepKey key, int number, Instant startedAt, long startedNanos) {
     this.key = key;
     this.number = number;

@@ -1,6 +1,8 @@
 package io.baton.engine;
 
 import io.baton.flow.Flow;
+import io.baton.flow.RecoveryPolicy;
+import io.baton.internal.Defect;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.JournalEvent;
 import io.baton.journal.RunClaimed;
@@ -10,6 +12,7 @@ import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
 import io.baton.journal.replay.TreeState;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,8 +22,9 @@ import java.util.UUID;
 
 /**
  * What a node journals when it claims a tree, and whether it then executes it. Terminal trees are
- * never touched (except a resume of a failed, recoverable one); a tree interrupted while RUNNING is
- * resumed, failed or cancelled as its flow's recovery policy says.
+ * never touched (except a resume of a failed, recoverable one); a RUNNING tree whose owner stopped
+ * while one of its steps may have been executing is resumed, failed or cancelled as its flow's
+ * recovery policy says, and one handed over between steps simply continues.
  *
  * @param events run ids and events, in journal order; empty when there is nothing to do
  */
@@ -93,6 +97,11 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
         hasSignals ? "woken by a signal" : "woken: due at " + wakeAt);
   }
 
+  /**
+   * A RUNNING root whose owner is gone. Only a tree with a step that may have been executing is
+   * interrupted (see {@link Interruptions}): the policy settles it. A tree handed over between
+   * steps (a drain, an ambiguous submit claimed again) continues, whatever the policy.
+   */
   private static ClaimDecision interrupted(
       String nodeId, long token, ClaimReason reason, TreeState tree, Flow rootFlow, Instant now) {
     ClaimReason why =
@@ -101,28 +110,33 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
     String previous = tree.owner() == null ? "(none)" : tree.owner();
     List<Planned> events = new ArrayList<>();
     events.add(new Planned(root.runId(), claim(nodeId, token, tree, why)));
-    if (rootFlow.definition().maxResumeAge() != null
-        && now.isAfter(root.createdAt().plus(rootFlow.definition().maxResumeAge()))) {
+    List<String> inFlight = Interruptions.inFlight(tree);
+    boolean interrupted = Interruptions.tracked(rootFlow) && !inFlight.isEmpty();
+    if (!interrupted && !Defect.POLICY_ON_EVERY_ADOPTION.isActive()) {
+      return new ClaimDecision(events, true, ClaimOutcome.ADOPTED);
+    }
+    String stopped =
+        "node "
+            + previous
+            + " stopped while "
+            + (inFlight.isEmpty() ? "the run" : "step " + String.join(", ", inFlight))
+            + " was running";
+    Duration maxAge = rootFlow.definition().maxResumeAge();
+    if (maxAge != null && now.isAfter(root.createdAt().plus(maxAge))) {
       settleAll(
           tree,
           events,
           RunStatus.CANCELLED,
           false,
-          "node "
-              + previous
-              + " stopped while the run was running and the run is older than its maxResumeAge "
-              + rootFlow.definition().maxResumeAge()
+          stopped
+              + " and the run is older than its maxResumeAge "
+              + maxAge
               + "; cancelled by node "
               + nodeId);
       return new ClaimDecision(events, false, ClaimOutcome.SETTLED);
     }
-    if (rootFlow.definition().recovery() == io.baton.flow.RecoveryPolicy.FAIL) {
-      settleAll(
-          tree,
-          events,
-          RunStatus.FAILED,
-          true,
-          "node " + previous + " stopped while the run was running");
+    if (rootFlow.definition().recovery() == RecoveryPolicy.FAIL) {
+      settleAll(tree, events, RunStatus.FAILED, true, stopped);
       return new ClaimDecision(events, false, ClaimOutcome.SETTLED);
     }
     return new ClaimDecision(events, true, ClaimOutcome.ADOPTED);

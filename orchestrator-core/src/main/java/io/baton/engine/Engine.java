@@ -249,6 +249,14 @@ public final class Engine {
     return !suspended && !draining;
   }
 
+  /**
+   * Whether an attempt whose start is already journaled may be invoked: not while suspended, but
+   * during a drain (the attempt began before it, and the drain waits for it).
+   */
+  boolean mayInvoke() {
+    return !suspended;
+  }
+
   /** Stops starting steps and taking trees, for a graceful shutdown. */
   public void startDraining() {
     draining = true;

@@ -17,6 +17,7 @@ import io.baton.journal.RunCreated;
 import io.baton.journal.RunWaiting;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
+import io.baton.journal.StepStarted;
 import io.baton.journal.WaitReason;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
@@ -24,6 +25,7 @@ import io.baton.journal.replay.StepStatus;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -38,11 +40,14 @@ final class StepInvoker {
     this.engine = engine;
   }
 
+  /**
+   * Starts an attempt of the step. In a tree that journals its steps' starts, the capability is
+   * invoked only once the start is durable ({@link #invokeStarted}); elsewhere at once.
+   */
   void start(ActiveTree tree, RunState run, StepDefinition step, StepState state) {
     int attempt = state == null ? 1 : state.nextAttempt();
     StepKey key = new StepKey(run.runId(), step.name());
-    Instant now = engine.scheduler.now();
-    Attempt running = new Attempt(key, attempt, now, System.nanoTime());
+    Attempt running = new Attempt(key, attempt, engine.scheduler.now(), System.nanoTime());
     tree.running.put(key, running);
     Optional<Capability> capability = engine.capabilities.find(step.capability());
     if (capability.isEmpty()) {
@@ -62,6 +67,46 @@ final class StepInvoker {
       finished(tree, running, StepOutcome.failed(ErrorCodes.INVALID_PARAMS, e.getMessage(), false));
       return;
     }
+    Runnable invoke = () -> invoke(tree, step, running, capability.get(), params);
+    if (tree.journalsStarts) {
+      running.awaitingStart = invoke;
+      tree.buffer(run.runId(), new StepStarted(step.name(), attempt), null);
+    } else {
+      invoke.run();
+    }
+  }
+
+  /**
+   * Invokes the attempts whose start is journaled now. Not while the node is suspended: it starts
+   * nothing then, and an adopter will treat the journaled start as an interruption.
+   */
+  void invokeStarted(ActiveTree tree) {
+    if (!engine.mayInvoke()) {
+      return;
+    }
+    for (Attempt attempt : List.copyOf(tree.running.values())) {
+      if (attempt.awaitingStart != null && startJournaled(tree, attempt)) {
+        Runnable invoke = attempt.awaitingStart;
+        attempt.awaitingStart = null;
+        invoke.run();
+      }
+    }
+  }
+
+  private static boolean startJournaled(ActiveTree tree, Attempt attempt) {
+    RunState run = tree.state.run(attempt.key.runId());
+    return run != null
+        && run.hasStep(attempt.key.step())
+        && run.step(attempt.key.step()).startedAttempt() == attempt.number;
+  }
+
+  private void invoke(
+      ActiveTree tree,
+      StepDefinition step,
+      Attempt running,
+      Capability capability,
+      JsonNode params) {
+    Instant now = engine.scheduler.now();
     Instant deadline = step.timeout() == null ? null : now.plus(step.timeout());
     if (deadline != null) {
       running.timeout =
@@ -70,16 +115,16 @@ final class StepInvoker {
     }
     Invocation invocation =
         new Invocation(
-            run.runId(),
+            running.key.runId(),
             step.name(),
-            operation(step, capability.get()),
+            operation(step, capability),
             params,
-            attempt,
+            running.number,
             deadline,
             running.cancellation,
-            Invocation.idempotencyKey(run.runId(), step.name()),
+            Invocation.idempotencyKey(running.key.runId(), step.name()),
             engine.scheduler.clock());
-    invoke(capability.get(), invocation)
+    invoke(capability, invocation)
         .whenComplete(
             (outcome, failure) ->
                 engine.onLoop(

@@ -34,6 +34,7 @@ final class TreeDriver {
     }
     Instant now = engine.scheduler.now();
     signals.apply(tree, now);
+    invoker.invokeStarted(tree);
     Set<UUID> blocked = new HashSet<>();
     for (RunState run : List.copyOf(tree.state.runs())) {
       if (!Projection.status(tree, run).isTerminal()) {
@@ -60,12 +61,6 @@ final class TreeDriver {
    * their own end, so a run's final state depends on its flow and its steps' outcomes, never on
    * timing (and a run replayed after a crash ends exactly as it would have).
    */
-  /**
-   * Starts what is ready, ends waits that are over, and finishes the run once nothing more can
-   * happen in it. A failed step stops only the steps that depend on it: independent branches run to
-   * their own end, so a run's final state depends on its flow and its steps' outcomes, never on
-   * timing (and a run replayed after a crash ends exactly as it would have).
-   */
   private void advance(ActiveTree tree, RunState run, Instant now, Set<UUID> blocked) {
     Flow flow = tree.flowOf(run);
     Set<String> doomed = Dependencies.blockedByFailure(run, flow);
@@ -79,7 +74,7 @@ final class TreeDriver {
       if (status == StepStatus.WAITING) {
         Waits.check(engine, invoker, tree, run, step, state, now);
       } else if (ready(run, step, state, now)) {
-        if (engine.mayStartSteps()) {
+        if (engine.mayStartSteps() && executing(tree)) {
           invoker.start(tree, run, step, state);
         } else {
           blocked.add(run.runId());
@@ -89,6 +84,15 @@ final class TreeDriver {
     if (!Projection.status(tree, run).isTerminal()) {
       Completion.finishIfDone(engine, tree, run, flow);
     }
+  }
+
+  /**
+   * Whether the tree's root is journaled RUNNING. Steps start only then: a root journaled WAITING
+   * (parked, then given work by a signal before the tree left memory) is journaled RUNNING first,
+   * so that the row tells the truth to recovery and to other nodes' due passes.
+   */
+  private static boolean executing(ActiveTree tree) {
+    return tree.state.root().status() == RunStatus.RUNNING;
   }
 
   /** Whether the step may start now: dependencies succeeded, and any back-off is over. */
@@ -138,9 +142,21 @@ final class TreeDriver {
     return status == RunStatus.RUNNING ? "has work to do" : "waiting";
   }
 
+  /**
+   * Parks a root that only waits, and wakes in place a root journaled WAITING that has work again
+   * (a signal arrived while the park was being journaled): its WAITING→RUNNING joins the next
+   * append.
+   */
   private void park(ActiveTree tree, boolean treeActive) {
     RunState root = tree.state.root();
     RunStatus current = Projection.status(tree, root);
+    if (current == RunStatus.WAITING && (treeActive || Projection.hasOutcomes(tree))) {
+      tree.buffer(
+          root.runId(),
+          RunStateMachine.transition(RunStatus.WAITING, RunStatus.RUNNING, "has work to do"),
+          null);
+      return;
+    }
     if (treeActive || current != RunStatus.RUNNING || Projection.hasOutcomes(tree)) {
       return;
     }

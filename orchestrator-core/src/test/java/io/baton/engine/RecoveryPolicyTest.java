@@ -3,6 +3,7 @@ package io.baton.engine;
 import static io.baton.engine.testing.TestFlows.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.baton.engine.testing.AmbiguousJournal;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Flow;
@@ -13,12 +14,23 @@ import io.baton.journal.replay.ClaimRecord;
 import io.baton.lease.ConnectionState;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.RunRecord;
+import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryStores;
+import io.baton.testkit.InjectDefects;
+import io.baton.testkit.SettableClock;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** What an adopting node does with a run whose owner stopped while it ran, per flow. */
+/**
+ * What an adopting node does with a run whose owner stopped while it ran, per flow, and with one
+ * handed over between steps. {@code -Dbaton.defects=POLICY_ON_EVERY_ADOPTION} or {@code
+ * NO_START_MARKERS} shows the tests failing without the rule they protect.
+ */
+@ExtendWith(InjectDefects.class)
 class RecoveryPolicyTest {
   private final TestCluster cluster =
       new TestCluster()
@@ -75,7 +87,7 @@ class RecoveryPolicyTest {
     RunRecord run = settled(runId);
     assertThat(run.status()).isEqualTo(RunStatus.FAILED);
     assertThat(run.recoverable()).isTrue();
-    assertThat(run.statusReason()).isEqualTo("node node-a stopped while the run was running");
+    assertThat(run.statusReason()).isEqualTo("node node-a stopped while step hold was running");
     assertThat(cluster.capabilities.callsOf("hold")).as("not re-run by the adopter").isEqualTo(1);
 
     Orchestrator b = cluster.node("node-b").orchestrator();
@@ -98,6 +110,123 @@ class RecoveryPolicyTest {
     assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(run.statusReason()).contains("older than its maxResumeAge").contains("node-a");
     assertThat(cluster.capabilities.callsOf("hold")).isEqualTo(1);
+  }
+
+  /** A fail-policy flow whose first step fails once and retries after a second: quiet between. */
+  private static Flow carefulRetry() {
+    return TestFlows.named("careful-retry")
+        .recovery(RecoveryPolicy.FAIL)
+        .step("first", "flaky", "{\"succeedOn\": 2}")
+        .retry(3, Duration.ofSeconds(1), io.baton.flow.Backoff.FIXED, null, false, List.of())
+        .step("second", "echo", "{}")
+        .build();
+  }
+
+  private static Flow carefulHold() {
+    return TestFlows.named("careful")
+        .recovery(RecoveryPolicy.FAIL)
+        .step("hold", "gate", "{}")
+        .build();
+  }
+
+  @Test
+  void a_tree_drained_between_steps_continues_on_the_adopter_whatever_the_policy() {
+    cluster.engineConfig(c -> c.withDrainTimeout(Duration.ofSeconds(2)));
+    cluster.start("node-a");
+    cluster.start("node-b");
+    cluster.apply(carefulRetry());
+    Orchestrator a = cluster.node("node-a").orchestrator();
+    UUID runId =
+        cluster.await(a.submitAsync("careful-retry", json("{}"), null, null)).run().runId();
+    cluster.runUntil(() -> cluster.capabilities.callsOf("first") == 1);
+    cluster.settle();
+    assertThat(a.find(runId).status()).isEqualTo(RunStatus.RUNNING);
+
+    cluster.await(cluster.node("node-a").drain());
+    RunRecord run = settled(runId);
+    assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(cluster.capabilities.callsOf("first")).isEqualTo(2);
+    assertThat(cluster.node("node-b").orchestrator().get(runId).ownership())
+        .extracting(ClaimRecord::node, ClaimRecord::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("node-a", ClaimReason.SUBMIT),
+            org.assertj.core.groups.Tuple.tuple("node-b", ClaimReason.HANDOFF));
+  }
+
+  @Test
+  void
+      a_drain_that_hits_its_deadline_leaves_exactly_the_trees_with_a_step_in_flight_to_the_policy() {
+    cluster.engineConfig(c -> c.withDrainTimeout(Duration.ofSeconds(1)));
+    cluster.start("node-a");
+    cluster.start("node-b");
+    cluster.apply(carefulRetry());
+    cluster.apply(carefulHold());
+    Orchestrator a = cluster.node("node-a").orchestrator();
+    UUID quiet =
+        cluster.await(a.submitAsync("careful-retry", json("{}"), null, null)).run().runId();
+    UUID held = cluster.await(a.submitAsync("careful", json("{}"), null, null)).run().runId();
+    cluster.runUntil(
+        () -> cluster.capabilities.callsOf("first") == 1 && cluster.capabilities.waiting("hold"));
+    cluster.settle();
+
+    cluster.await(cluster.node("node-a").drain());
+    assertThat(settled(quiet).status()).isEqualTo(RunStatus.SUCCEEDED);
+    RunRecord interrupted = settled(held);
+    assertThat(interrupted.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(interrupted.recoverable()).isTrue();
+    assertThat(interrupted.statusReason())
+        .isEqualTo("node node-a stopped while step hold was running");
+    assertThat(cluster.capabilities.callsOf("hold")).isEqualTo(1);
+  }
+
+  @Test
+  void a_run_whose_submit_was_ambiguous_continues_when_claimed_before_any_step_started() {
+    Stores base = InMemoryStores.create(new SettableClock());
+    AmbiguousJournal journal = new AmbiguousJournal(base.journal());
+    try (TestCluster ambiguous =
+        new TestCluster(new Stores(journal, base.metadata(), base.blobs(), null))
+            .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)))) {
+      ambiguous.start("node-a");
+      ambiguous.start("node-b");
+      ambiguous.apply(
+          TestFlows.named("careful-once")
+              .recovery(RecoveryPolicy.FAIL)
+              .step("only", "echo", "{}")
+              .build());
+      journal.failNextCreation();
+      Orchestrator a = ambiguous.node("node-a").orchestrator();
+      var submitted = a.submitAsync("careful-once", json("{}"), "the-key", null);
+      ambiguous.runUntil(submitted::isDone);
+      assertThat(submitted).isCompletedExceptionally();
+      UUID runId = base.metadata().findRunByIdempotencyKey("the-key").orElseThrow().runId();
+      assertThat(a.find(runId).status()).as("the write landed").isEqualTo(RunStatus.RUNNING);
+
+      ambiguous.runUntil(() -> a.find(runId).status().isTerminal(), Duration.ofMinutes(1));
+      assertThat(a.find(runId).status()).isEqualTo(RunStatus.SUCCEEDED);
+      assertThat(ambiguous.capabilities.callsOf("only")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void a_run_handed_over_between_steps_is_not_cancelled_by_its_max_resume_age() {
+    cluster.engineConfig(c -> c.withDrainTimeout(Duration.ofSeconds(2)));
+    cluster.start("node-a");
+    cluster.start("node-b");
+    Flow flow =
+        TestFlows.named("perishable-retry")
+            .maxResumeAge(Duration.ofMillis(200))
+            .step("first", "flaky", "{\"succeedOn\": 2}")
+            .retry(3, Duration.ofSeconds(1), io.baton.flow.Backoff.FIXED, null, false, List.of())
+            .build();
+    cluster.apply(flow);
+    Orchestrator a = cluster.node("node-a").orchestrator();
+    UUID runId =
+        cluster.await(a.submitAsync("perishable-retry", json("{}"), null, null)).run().runId();
+    cluster.runUntil(() -> cluster.capabilities.callsOf("first") == 1);
+    cluster.scheduler.advance(Duration.ofMillis(300));
+    assertThat(a.find(runId).status()).as("quiet in its back-off").isEqualTo(RunStatus.RUNNING);
+    cluster.await(cluster.node("node-a").drain());
+    assertThat(settled(runId).status()).isEqualTo(RunStatus.SUCCEEDED);
   }
 
   @Test

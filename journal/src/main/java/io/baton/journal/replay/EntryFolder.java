@@ -12,6 +12,7 @@ import io.baton.journal.RunWaiting;
 import io.baton.journal.RunWoken;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
+import io.baton.journal.StepStarted;
 import java.time.Instant;
 
 /** The fold: how each event changes a tree's state. The only place that knows it. */
@@ -32,7 +33,9 @@ final class EntryFolder {
     }
     run.updatedAt = at;
     JournalEvent event = entry.event();
-    if (event instanceof StepCompleted completed) {
+    if (event instanceof StepStarted started) {
+      run.step(started.step()).startedAttempt = started.attempt();
+    } else if (event instanceof StepCompleted completed) {
       completed(run, completed, at);
     } else if (event instanceof StepFailed failed) {
       failed(run, failed, at);
@@ -75,6 +78,7 @@ final class EntryFolder {
     step.retryAt = null;
     step.startedAt = completed.startedAt();
     step.finishedAt = at;
+    step.startedAttempt = 0;
     step.clearWait();
   }
 
@@ -86,6 +90,7 @@ final class EntryFolder {
     step.startedAt = failed.startedAt();
     step.status = failed.willRetry() ? StepStatus.RETRY_WAIT : StepStatus.FAILED;
     step.finishedAt = failed.willRetry() ? null : at;
+    step.startedAttempt = 0;
     step.clearWait();
   }
 
@@ -96,6 +101,7 @@ final class EntryFolder {
     step.dueAt = waiting.dueAt();
     step.waitDetail = waiting.detail();
     step.waitingSince = at;
+    step.startedAttempt = 0;
   }
 
   private static void claimed(TreeState tree, RunClaimed claimed, Instant at) {
@@ -116,10 +122,14 @@ final class EntryFolder {
     run.wakeAt = changed.to() == RunStatus.WAITING ? changed.wakeAt() : null;
   }
 
-  /** A resume gives every failed step a fresh retry budget; attempt numbers keep counting. */
+  /**
+   * A resume gives every failed step a fresh retry budget; attempt numbers keep counting. A step
+   * that was interrupted while it executed (started, no outcome) runs again.
+   */
   private static void resetFailedSteps(RunState run) {
     run.error = null;
     for (StepState step : run.steps.values()) {
+      step.startedAttempt = 0;
       if (step.status == StepStatus.FAILED) {
         step.status = StepStatus.PENDING;
         step.budgetStart = step.attempts + 1;

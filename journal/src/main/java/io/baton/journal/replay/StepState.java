@@ -14,6 +14,7 @@ public final class StepState {
   StepStatus status = StepStatus.PENDING;
   int attempts;
   int budgetStart = 1;
+  int startedAttempt;
   JsonNode output;
   ErrorInfo error;
   Instant retryAt;
@@ -46,6 +47,19 @@ public final class StepState {
   /** The attempt that opened the current retry budget (1, or the first attempt after a resume). */
   public int budgetStart() {
     return budgetStart;
+  }
+
+  /**
+   * The attempt journaled as started ({@link io.baton.journal.StepStarted}) whose outcome is not
+   * journaled, or 0. Only flows whose recovery policy needs it journal starts.
+   */
+  public int startedAttempt() {
+    return startedAttempt;
+  }
+
+  /** Whether an attempt was journaled as started and has no outcome yet: it may be executing. */
+  public boolean inFlight() {
+    return startedAttempt > 0;
   }
 
   /** The next attempt's number. */

@@ -18,6 +18,7 @@ import io.baton.journal.RunWaiting;
 import io.baton.journal.RunWoken;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
+import io.baton.journal.StepStarted;
 import io.baton.journal.WaitReason;
 import java.time.Instant;
 import java.util.List;
@@ -77,6 +78,46 @@ class ReplayTest {
     assertThat(a.status()).isEqualTo(StepStatus.PENDING);
     assertThat(a.budgetStart()).isEqualTo(4);
     assertThat(a.nextAttempt()).isEqualTo(4);
+  }
+
+  @Test
+  void a_started_attempt_is_in_flight_until_its_outcome_or_wait_is_journaled() {
+    TreeState tree =
+        Replay.fold(root.root(), List.of(root.created(), root.rootEntry(new StepStarted("a", 1))));
+    StepState a = tree.root().step("a");
+    assertThat(a.inFlight()).isTrue();
+    assertThat(a.startedAttempt()).isEqualTo(1);
+    assertThat(a.status()).as("a start is not an outcome").isEqualTo(StepStatus.PENDING);
+    assertThat(a.nextAttempt()).isEqualTo(1);
+
+    tree.apply(root.rootEntry(new StepFailed("a", 1, "boom", "x", true, LATER, null)));
+    assertThat(a.inFlight()).isFalse();
+    tree.apply(root.rootEntry(new StepStarted("a", 2)));
+    assertThat(a.startedAttempt()).isEqualTo(2);
+    tree.apply(root.rootEntry(new RunWaiting("a", WaitReason.APPROVAL, null, null)));
+    assertThat(a.inFlight()).as("a wait is the attempt's outcome").isFalse();
+    tree.apply(root.rootEntry(new StepStarted("b", 1)));
+    tree.apply(root.rootEntry(new StepCompleted("b", 1, json("ok", 1), null)));
+    assertThat(tree.root().step("b").inFlight()).isFalse();
+  }
+
+  @Test
+  void a_resume_runs_an_interrupted_step_again() {
+    TreeState tree =
+        Replay.fold(
+            root.root(),
+            List.of(
+                root.created(),
+                root.rootEntry(new StepStarted("a", 1)),
+                root.rootEntry(
+                    new RunStatusChanged(
+                        RunStatus.RUNNING, RunStatus.FAILED, "interrupted", true, null)),
+                root.rootEntry(
+                    RunStatusChanged.to(RunStatus.FAILED, RunStatus.RUNNING, "resumed"))));
+    StepState a = tree.root().step("a");
+    assertThat(a.inFlight()).isFalse();
+    assertThat(a.status()).isEqualTo(StepStatus.PENDING);
+    assertThat(a.nextAttempt()).isEqualTo(1);
   }
 
   @Test

@@ -1,0 +1,46 @@
+package io.baton.internal;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Deliberate defects, one per recovery rule, that tests switch on to show that the cluster
+ * simulation's oracle catches each of them, the way a journal that skips the fence check is caught.
+ * Each one undoes exactly one fix at the place the fix lives. All are off unless a test switches
+ * one on; nothing outside tests does. Thread-safe.
+ */
+public enum Defect {
+  /** The recovery policy settles every RUNNING tree it adopts, even one handed over quietly. */
+  POLICY_ON_EVERY_ADOPTION,
+  /** Trees whose recovery policy needs it do not journal their steps' starts. */
+  NO_START_MARKERS,
+  /** A tree keeps executing after its root was journaled WAITING, without waking it first. */
+  EXECUTE_WHILE_PARKED,
+  /** Signals are not deleted when their tree finishes or leaves the node. */
+  SIGNALS_LEAK,
+  /** One root that cannot be loaded fails its whole claim batch, and is picked again every pass. */
+  NO_POISON_ISOLATION,
+  /** Peers claim every RUNNING run recorded as a departed node's, even those of its next lease. */
+  CLAIMS_ACROSS_LEASES,
+  /** A claim or submit that completes after the lease was lost is adopted all the same. */
+  ADOPT_AFTER_LOST;
+
+  private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
+
+  public boolean isActive() {
+    return active.contains(this);
+  }
+
+  /** Switches this defect on until {@link #repair()}; for tests. */
+  public synchronized void inject() {
+    Set<Defect> next = EnumSet.noneOf(Defect.class);
+    next.addAll(active);
+    next.add(this);
+    active = next;
+  }
+
+  /** Switches every defect off. */
+  public static synchronized void repair() {
+    active = EnumSet.noneOf(Defect.class);
+  }
+}
