@@ -2,6 +2,7 @@ package io.baton.engine;
 
 import io.baton.flow.Flow;
 import io.baton.flow.StepDefinition;
+import io.baton.internal.Defect;
 import io.baton.journal.RunStatus;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
@@ -92,7 +93,8 @@ final class TreeDriver {
    * so that the row tells the truth to recovery and to other nodes' due passes.
    */
   private static boolean executing(ActiveTree tree) {
-    return tree.state.root().status() == RunStatus.RUNNING;
+    return tree.state.root().status() == RunStatus.RUNNING
+        || Defect.EXECUTE_WHILE_PARKED.isActive();
   }
 
   /** Whether the step may start now: dependencies succeeded, and any back-off is over. */
@@ -150,7 +152,9 @@ final class TreeDriver {
   private void park(ActiveTree tree, boolean treeActive) {
     RunState root = tree.state.root();
     RunStatus current = Projection.status(tree, root);
-    if (current == RunStatus.WAITING && (treeActive || Projection.hasOutcomes(tree))) {
+    if (current == RunStatus.WAITING
+        && (treeActive || Projection.hasOutcomes(tree))
+        && !Defect.EXECUTE_WHILE_PARKED.isActive()) {
       tree.buffer(
           root.runId(),
           RunStateMachine.transition(RunStatus.WAITING, RunStatus.RUNNING, "has work to do"),
