@@ -1,6 +1,7 @@
 package io.baton.engine;
 
 import io.baton.capability.CapabilityRegistry;
+import io.baton.internal.Defect;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.JournalEntry;
@@ -478,6 +479,9 @@ public final class Engine {
     }
     tree.retired = true;
     stopWork(tree);
+    if (release) {
+      deleteStaleSignals(tree);
+    }
     if (trees.get(tree.rootId) == tree) {
       trees.remove(tree.rootId);
       owned.remove(tree.rootId);
@@ -492,6 +496,25 @@ public final class Engine {
                 }
               });
     }
+  }
+
+  /**
+   * A tree that leaves this node finished or parked may hold signals it found stale after its last
+   * append was submitted; nothing else would delete them. (A tree dropped without release keeps its
+   * signals: its next owner applies them.)
+   */
+  private void deleteStaleSignals(ActiveTree tree) {
+    if (tree.signalsToDelete.isEmpty() || Defect.SIGNALS_LEAK.isActive()) {
+      return;
+    }
+    List<Long> stale = List.copyOf(tree.signalsToDelete);
+    tree.signalsToDelete.clear();
+    io.call(
+        "delete stale signals",
+        () -> {
+          metadata.deleteSignals(stale);
+          return null;
+        });
   }
 
   private static void stopWork(ActiveTree tree) {

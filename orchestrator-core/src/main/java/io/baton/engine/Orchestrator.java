@@ -20,6 +20,7 @@ import io.baton.journal.replay.TreeState;
 import io.baton.store.DuplicateIdempotencyKeyException;
 import io.baton.store.FlowRecord;
 import io.baton.store.MetadataStore;
+import io.baton.store.RunFinishedException;
 import io.baton.store.RunProjection;
 import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
@@ -281,8 +282,7 @@ public final class Orchestrator {
                         + run.status()
                         + "; only PENDING, RUNNING or WAITING runs can be cancelled");
               }
-              return metadata.addSignal(
-                  runId, SignalType.CANCEL, null, payload(by, null), engine.scheduler.now());
+              return signal(runId, SignalType.CANCEL, null, payload(by, null));
             })
         .thenCompose(this::deliver);
   }
@@ -317,10 +317,19 @@ public final class Orchestrator {
                         + (step == null ? "" : "'" + step + "' ")
                         + "waiting for approval");
               }
-              return metadata.addSignal(
-                  runId, type, step, payload(by, comment), engine.scheduler.now());
+              return signal(runId, type, step, payload(by, comment));
             })
         .thenCompose(this::deliver);
+  }
+
+  /** Records a signal; a tree that finished meanwhile refuses it, which is a conflict. */
+  private Signal signal(UUID runId, SignalType type, String step, JsonNode payload) {
+    try {
+      return metadata.addSignal(runId, type, step, payload, engine.scheduler.now());
+    } catch (RunFinishedException finished) {
+      throw new RunConflictException(
+          runId, "Run " + runId + " is " + finished.status() + "; it takes no more signals");
+    }
   }
 
   private boolean awaitsApproval(RunRecord row, String step) {

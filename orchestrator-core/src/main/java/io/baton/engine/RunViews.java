@@ -35,7 +35,7 @@ final class RunViews {
   private static StepView stepView(StepState step) {
     return new StepView(
         step.name(),
-        step.status().name(),
+        step.inFlight() ? "RUNNING" : step.status().name(),
         step.attempts(),
         step.output(),
         step.error(),

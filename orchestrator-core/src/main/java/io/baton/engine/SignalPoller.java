@@ -1,15 +1,20 @@
 package io.baton.engine;
 
 import io.baton.store.MetadataStore;
+import io.baton.store.Signal;
 import io.baton.time.Scheduler;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Fetches, every {@code signalPollInterval}, the signals addressed to trees this node executes that
- * arrived through another node, and hands them to the engine. One indexed query per interval, and
- * none while the node executes nothing. Thread-safe.
+ * arrived through another node, and hands them to the engine. It asks for exactly the trees the
+ * engine holds (one indexed query per {@value #BATCH} trees, none while it holds nothing), so
+ * signals it would never apply, however many, cannot crowd out the ones it would. Thread-safe.
  */
 final class SignalPoller {
   private static final Logger log = LoggerFactory.getLogger(SignalPoller.class);
@@ -37,6 +42,16 @@ final class SignalPoller {
     running = false;
   }
 
+  private List<Signal> signalsForOwnedTrees() {
+    List<UUID> roots = List.copyOf(engine.ownedRoots());
+    List<Signal> signals = new ArrayList<>();
+    for (int from = 0; from < roots.size(); from += BATCH) {
+      List<UUID> batch = roots.subList(from, Math.min(roots.size(), from + BATCH));
+      metadata.signalsForTrees(batch).values().forEach(signals::addAll);
+    }
+    return signals;
+  }
+
   private void poll() {
     if (!running) {
       return;
@@ -47,7 +62,7 @@ final class SignalPoller {
     }
     engine
         .io
-        .call("poll signals", () -> metadata.signalsForNode(engine.nodeId(), BATCH))
+        .call("poll signals", this::signalsForOwnedTrees)
         .whenComplete(
             (signals, failure) -> {
               if (failure != null) {

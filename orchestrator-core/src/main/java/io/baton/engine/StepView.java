@@ -7,8 +7,9 @@ import java.time.Instant;
 /**
  * A step as a client sees it.
  *
- * @param status PENDING, RETRY_WAIT, WAITING, SUCCEEDED or FAILED (a step executing right now is
- *     PENDING: starting a step is not journaled)
+ * @param status PENDING, RUNNING, RETRY_WAIT, WAITING, SUCCEEDED or FAILED. RUNNING only in flows
+ *     that journal their steps' starts ({@code recovery: fail} or a {@code maxResumeAge}); in
+ *     others a step executing right now is PENDING
  * @param waitingFor approval, timer or child while WAITING, else null
  */
 public record StepView(

@@ -111,11 +111,6 @@ public abstract class ForwardingMetadataStore implements MetadataStore {
   }
 
   @Override
-  public List<Signal> signalsForNode(String nodeId, int limit) {
-    return delegate.signalsForNode(nodeId, limit);
-  }
-
-  @Override
   public void deleteSignals(Collection<Long> signalIds) {
     delegate.deleteSignals(signalIds);
   }

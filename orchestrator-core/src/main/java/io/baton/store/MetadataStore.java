@@ -76,6 +76,8 @@ public interface MetadataStore {
   /**
    * Records a signal for a run and, in the same transaction, makes a WAITING root claimable at once
    * ({@code wakeAt = now}) so that whoever claims it applies the signal.
+   *
+   * @throws RunFinishedException the run's tree has finished: the signal is not recorded
    */
   Signal addSignal(UUID runId, SignalType type, String step, JsonNode payload, Instant now);
 
@@ -94,10 +96,10 @@ public interface MetadataStore {
     return signals;
   }
 
-  /** Signals waiting for trees recorded as owned by {@code nodeId}, oldest first. */
-  List<Signal> signalsForNode(String nodeId, int limit);
-
-  /** Removes applied (or stale) signals. Unknown ids are ignored. */
+  /**
+   * Removes applied (or stale) signals. Unknown ids are ignored. A tree's remaining signals are
+   * also removed, in the same transaction, by the append that finishes its root.
+   */
   void deleteSignals(Collection<Long> signalIds);
 
   // --- health --------------------------------------------------------------------------------

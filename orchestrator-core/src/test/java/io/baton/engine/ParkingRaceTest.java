@@ -3,7 +3,7 @@ package io.baton.engine;
 import static io.baton.engine.testing.TestFlows.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.baton.engine.testing.ParkHookJournal;
+import io.baton.engine.testing.AppendHookJournal;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
 import io.baton.journal.JournalEntry;
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(InjectDefects.class)
 class ParkingRaceTest {
   private final Stores base = InMemoryStores.create(new SettableClock());
-  private final ParkHookJournal journal = new ParkHookJournal(base.journal());
+  private final AppendHookJournal journal = new AppendHookJournal(base.journal());
   private final TestCluster cluster =
       new TestCluster(new Stores(journal, base.metadata(), base.blobs(), null))
           .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)));
@@ -53,7 +53,8 @@ class ParkingRaceTest {
             .step("ship", "gate", "{}")
             .build());
     Orchestrator a = cluster.node("node-a").orchestrator();
-    journal.beforeNextPark(
+    journal.beforeNext(
+        AppendHookJournal.PARKS,
         park -> {
           Signal approval =
               base.metadata()

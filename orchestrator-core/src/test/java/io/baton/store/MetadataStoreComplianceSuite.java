@@ -264,7 +264,6 @@ public abstract class MetadataStoreComplianceSuite {
     assertThat(signal.createdAt()).isEqualTo(now);
     assertThat(metadata.findDueWaitingRoots(now, 10_000)).contains(run.root());
     assertThat(metadata.signalsFor(run.root())).containsExactly(signal);
-    assertThat(metadata.signalsForNode("node-a", 10_000)).contains(signal);
 
     metadata.deleteSignals(List.of(signal.id()));
     assertThat(metadata.signalsFor(run.root())).isEmpty();
@@ -278,6 +277,31 @@ public abstract class MetadataStoreComplianceSuite {
     run.park(null);
     assertThat(metadata.findRun(run.root()).orElseThrow().wakeAt()).isEqualTo(sentAt);
     assertThat(metadata.findDueWaitingRoots(sentAt, 10_000)).contains(run.root());
+  }
+
+  @Test
+  void the_append_that_finishes_a_root_clears_its_trees_signals() {
+    RunWriter finished = newRun().running("f", "node-a", 5);
+    UUID child = finished.child(finished.root(), "sub");
+    RunWriter other = newRun().running("f", "node-a", 5);
+    metadata.addSignal(finished.root(), SignalType.APPROVE, "late", null, T0);
+    metadata.addSignal(child, SignalType.CANCEL, null, null, T0);
+    Signal kept = metadata.addSignal(other.root(), SignalType.CANCEL, null, null, T0);
+
+    finished.succeed(null);
+    assertThat(metadata.signalsFor(finished.root())).isEmpty();
+    assertThat(metadata.signalsFor(other.root())).containsExactly(kept);
+  }
+
+  @Test
+  void a_signal_to_a_finished_tree_is_refused_and_not_recorded() {
+    RunWriter run = newRun().running("f", "node-a", 5);
+    UUID child = run.child(run.root(), "sub");
+    run.fail("boom", true);
+    assertThatThrownBy(() -> metadata.addSignal(child, SignalType.CANCEL, null, null, T0))
+        .isInstanceOfSatisfying(
+            RunFinishedException.class, e -> assertThat(e.status()).isEqualTo(RunStatus.FAILED));
+    assertThat(metadata.signalsFor(run.root())).isEmpty();
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.baton.store.memory;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.internal.Defect;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunCreated;
@@ -8,6 +9,7 @@ import io.baton.journal.RunStatus;
 import io.baton.store.DuplicateIdempotencyKeyException;
 import io.baton.store.FlowRecord;
 import io.baton.store.MetadataStore;
+import io.baton.store.RunFinishedException;
 import io.baton.store.RunProjection;
 import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
@@ -97,6 +99,9 @@ public final class InMemoryMetadataStore implements MetadataStore {
       } else if (RunProjection.changesRow(entry)) {
         RunRecord row = RunProjection.apply(runs.get(entry.runId()), entry);
         runs.put(row.runId(), wakeForSignals(row));
+        if (row.isRoot() && row.status().isTerminal() && !Defect.SIGNALS_LEAK.isActive()) {
+          signals.values().removeIf(signal -> signal.rootRunId().equals(row.runId()));
+        }
       }
     }
   }
@@ -286,9 +291,12 @@ public final class InMemoryMetadataStore implements MetadataStore {
     if (run == null) {
       throw new StoreException("no run " + runId + " to signal", runId, null);
     }
+    RunRecord root = runs.get(run.rootRunId());
+    if (root.status().isTerminal() && !Defect.SIGNALS_LEAK.isActive()) {
+      throw new RunFinishedException(runId, root.status());
+    }
     Signal signal = new Signal(nextSignalId++, run.rootRunId(), runId, type, step, payload, now);
     signals.put(signal.id(), signal);
-    RunRecord root = runs.get(run.rootRunId());
     if (root.status() == RunStatus.WAITING
         && (root.wakeAt() == null || root.wakeAt().isAfter(signal.createdAt()))) {
       runs.put(root.runId(), root.withWakeAt(signal.createdAt()));
@@ -299,14 +307,6 @@ public final class InMemoryMetadataStore implements MetadataStore {
   @Override
   public synchronized List<Signal> signalsFor(UUID rootRunId) {
     return signals.values().stream().filter(s -> s.rootRunId().equals(rootRunId)).toList();
-  }
-
-  @Override
-  public synchronized List<Signal> signalsForNode(String nodeId, int limit) {
-    return signals.values().stream()
-        .filter(s -> nodeId.equals(runs.get(s.rootRunId()).orchestratorId()))
-        .limit(limit)
-        .toList();
   }
 
   @Override

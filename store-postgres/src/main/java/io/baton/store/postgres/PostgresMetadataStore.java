@@ -284,11 +284,6 @@ public final class PostgresMetadataStore implements MetadataStore {
   }
 
   @Override
-  public List<Signal> signalsForNode(String nodeId, int limit) {
-    return signals.forNode(nodeId, limit);
-  }
-
-  @Override
   public void deleteSignals(Collection<Long> signalIds) {
     signals.delete(signalIds);
   }

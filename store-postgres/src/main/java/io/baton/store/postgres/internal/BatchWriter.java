@@ -53,7 +53,11 @@ final class BatchWriter {
           + " output, locked_token, locked_seq)"
           + " WHERE r.id = u.id AND r.owner_token = u.locked_token AND r.latest_seq = u.locked_seq";
 
-  /** All three in one statement: one round trip (data-modifying CTEs all run). */
+  /** A finished tree takes no more signals: those still waiting go with the finishing append. */
+  private static final String CLEAR_SIGNALS =
+      "DELETE FROM run_signals WHERE root_run_id = ANY(?::uuid[])";
+
+  /** All four in one statement: one round trip (data-modifying CTEs all run). */
   private static final String WRITE_ALL =
       "WITH written AS ("
           + INSERT_JOURNAL
@@ -61,7 +65,9 @@ final class BatchWriter {
           + INSERT_RUNS
           + "), changed AS ("
           + UPDATE_RUNS
-          + " RETURNING 1) SELECT count(*) FROM changed";
+          + " RETURNING 1), cleared AS ("
+          + CLEAR_SIGNALS
+          + ") SELECT count(*) FROM changed";
 
   private final Connection connection;
 
@@ -81,7 +87,8 @@ final class BatchWriter {
     try (PreparedStatement statement = connection.prepareStatement(WRITE_ALL)) {
       EntryArrays.bind(connection, statement, 1, entries);
       Columns next = bindCreated(new Columns(connection, statement, created, 6));
-      bindChanged(new Columns(connection, statement, changed, next.next));
+      next = bindChanged(new Columns(connection, statement, changed, next.next));
+      statement.setArray(next.next, Sql.uuids(connection, finishedRoots(changed)));
       try (ResultSet rs = statement.executeQuery()) {
         rs.next();
         int updated = rs.getInt(1);
@@ -95,6 +102,13 @@ final class BatchWriter {
         }
       }
     }
+  }
+
+  private static List<UUID> finishedRoots(List<RunRow> changed) {
+    return changed.stream()
+        .filter(row -> row.isRoot() && row.record().status().isTerminal())
+        .map(row -> row.record().runId())
+        .toList();
   }
 
   private static Columns bindCreated(Columns columns) throws SQLException {

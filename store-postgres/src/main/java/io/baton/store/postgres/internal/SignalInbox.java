@@ -2,6 +2,7 @@ package io.baton.store.postgres.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.RunStatus;
+import io.baton.store.RunFinishedException;
 import io.baton.store.Signal;
 import io.baton.store.SignalType;
 import io.baton.store.StoreException;
@@ -14,9 +15,10 @@ import java.util.UUID;
 
 /**
  * The {@code run_signals} table: signals waiting in a run tree's inbox until its owner applies
- * them. Adding a signal locks the tree's root row, the same lock an append that parks the root
- * holds, so that either the append sees the signal or the signal sees the root WAITING and makes it
- * due. Thread-safe.
+ * them. Adding a signal locks the tree's root row, the same lock an append that parks or finishes
+ * the root holds: either the append sees the signal (a park makes the root due, a finish deletes
+ * it) or the signal sees the root WAITING and makes it due, or finished and is refused.
+ * Thread-safe.
  */
 public final class SignalInbox {
   private static final String COLUMNS =
@@ -52,6 +54,9 @@ public final class SignalInbox {
                   .findOne()
                   .orElseThrow(
                       () -> new StoreException("no run " + runId + " to signal", runId, null));
+          if (root.status().isTerminal()) {
+            throw new RunFinishedException(runId, root.status());
+          }
           long id =
               handle
                   .createUpdate(
@@ -119,23 +124,6 @@ public final class SignalInbox {
                     .computeIfAbsent(signal.rootRunId(), r -> new java.util.ArrayList<>())
                     .add(signal));
     return signals;
-  }
-
-  /** Signals waiting for trees recorded as owned by the node, oldest first. */
-  public List<Signal> forNode(String nodeId, int limit) {
-    return database.withHandle(
-        "read the signals of node " + nodeId,
-        handle ->
-            handle
-                .createQuery(
-                    "SELECT "
-                        + COLUMNS
-                        + " FROM run_signals s JOIN runs r ON r.id = s.root_run_id"
-                        + " WHERE r.orchestrator_id = :node ORDER BY s.id LIMIT :limit")
-                .bind("node", nodeId)
-                .bind("limit", limit)
-                .map((rs, ctx) -> signal(rs))
-                .list());
   }
 
   /** Removes the signals; unknown ids are ignored. */
