@@ -14,6 +14,11 @@ public enum ClaimOutcome {
   NO_CAPACITY,
   /** This node executes the tree already. */
   ALREADY_OWNED,
+  /**
+   * The tree cannot be loaded on this node (see {@link SetAsideRuns}); it is set aside and tried
+   * again later.
+   */
+  SET_ASIDE,
   /** A store or lease call failed; the tree is left for a later attempt. */
   FAILED
 }

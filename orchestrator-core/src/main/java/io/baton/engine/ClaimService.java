@@ -1,6 +1,7 @@
 package io.baton.engine;
 
 import io.baton.flow.Flow;
+import io.baton.internal.Defect;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.ClaimReason;
@@ -12,10 +13,12 @@ import io.baton.journal.replay.TreeState;
 import io.baton.lease.AcquireResult;
 import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
+import io.baton.store.StoreUnavailableException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -37,14 +40,28 @@ public final class ClaimService {
   private final Engine engine;
   private final ExecutionJournal journal;
   private final MetadataStore metadata;
+  private final SetAsideRuns setAside;
 
   public ClaimService(Engine engine, ExecutionJournal journal, MetadataStore metadata) {
     this.engine = engine;
     this.journal = journal;
     this.metadata = metadata;
+    this.setAside = new SetAsideRuns(engine.scheduler::now);
+    engine.metrics.registry().gauge(EngineMetrics.SET_ASIDE, () -> setAside::size);
   }
 
-  private record Loaded(TreeState tree, Map<String, Flow> flows, List<Signal> signals) {}
+  /** The trees this node could not load and left aside for a later try. */
+  public SetAsideRuns setAside() {
+    return setAside;
+  }
+
+  /** A tree loaded for a claim, or why it cannot be loaded here ({@code poison}). */
+  private record Loaded(
+      TreeState tree, Map<String, Flow> flows, List<Signal> signals, String poison) {
+    static Loaded poisoned(String reason) {
+      return new Loaded(null, Map.of(), List.of(), reason);
+    }
+  }
 
   /** Claims the trees; the future holds what became of each (it never fails). */
   public CompletableFuture<Map<UUID, ClaimOutcome>> claim(
@@ -85,7 +102,20 @@ public final class ClaimService {
                     .update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS))
         .handle((results, failure) -> afterAcquire(reserved, results, failure, reason, outcomes))
         .thenCompose(all -> all)
-        .thenApply(done -> outcomes);
+        .thenApply(done -> clearSetAside(outcomes));
+  }
+
+  /** A tree this node claimed, settled, found done or learned the owner of is no longer aside. */
+  private Map<UUID, ClaimOutcome> clearSetAside(Map<UUID, ClaimOutcome> outcomes) {
+    outcomes.forEach(
+        (root, outcome) -> {
+          if (outcome != ClaimOutcome.SET_ASIDE
+              && outcome != ClaimOutcome.FAILED
+              && outcome != ClaimOutcome.NO_CAPACITY) {
+            setAside.clear(root);
+          }
+        });
+    return outcomes;
   }
 
   /** Heals what others own; loads every acquired tree with batched reads, then adopts each. */
@@ -152,17 +182,25 @@ public final class ClaimService {
     if (loaded == null) {
       return settle(root, ClaimOutcome.NOTHING_TO_DO);
     }
+    if (loaded.poison() != null) {
+      return setAside(root, loaded.poison());
+    }
     Instant now = engine.scheduler.now();
     Flow rootFlow = loaded.flows().get(loaded.tree().root().flowHash());
-    ClaimDecision decision =
-        ClaimDecision.decide(
-            engine.nodeId(),
-            token,
-            reason,
-            loaded.tree(),
-            rootFlow,
-            !loaded.signals().isEmpty(),
-            now);
+    ClaimDecision decision;
+    try {
+      decision =
+          ClaimDecision.decide(
+              engine.nodeId(),
+              token,
+              reason,
+              loaded.tree(),
+              rootFlow,
+              !loaded.signals().isEmpty(),
+              now);
+    } catch (RuntimeException undecidable) {
+      return setAside(root, "no claim could be decided: " + undecidable);
+    }
     if (decision.events().isEmpty()) {
       return settle(root, decision.outcome());
     }
@@ -174,22 +212,68 @@ public final class ClaimService {
             result -> appended(root, token, reason, retries, loaded, decision, request, result));
   }
 
-  /** Replays the trees and reads their signals with batched reads, one round trip each. */
-  private Map<UUID, Loaded> loadAll(java.util.Collection<UUID> roots) {
-    Map<UUID, TreeState> trees = Replay.replayAll(journal, roots);
-    Map<UUID, List<Signal>> signals = metadata.signalsForTrees(trees.keySet());
+  private CompletableFuture<ClaimOutcome> setAside(UUID root, String reason) {
+    log.warn("node {} sets run {} aside: {}", engine.nodeId(), root, reason);
+    setAside.setAside(root, reason);
+    return settle(root, ClaimOutcome.SET_ASIDE);
+  }
+
+  /**
+   * Replays the trees and reads their signals with batched reads, one round trip each. A tree that
+   * cannot be loaded here is returned as poisoned, without failing the others; a store that cannot
+   * be reached fails them all (a later pass tries again).
+   */
+  private Map<UUID, Loaded> loadAll(Collection<UUID> roots) {
     Map<UUID, Loaded> loaded = new HashMap<>();
+    Map<UUID, TreeState> trees = replayIsolated(roots, loaded);
+    Map<UUID, List<Signal>> signals = metadata.signalsForTrees(trees.keySet());
     trees.forEach(
         (root, tree) -> {
           if (tree.root() != null) {
-            Map<String, Flow> flows = new HashMap<>();
-            for (RunState run : tree.runs()) {
-              flows.computeIfAbsent(run.flowHash(), engine.flows::byHash);
-            }
-            loaded.put(root, new Loaded(tree, flows, signals.getOrDefault(root, List.of())));
+            loaded.put(root, withFlows(tree, signals.getOrDefault(root, List.of())));
           }
         });
     return loaded;
+  }
+
+  private Map<UUID, TreeState> replayIsolated(Collection<UUID> roots, Map<UUID, Loaded> poisoned) {
+    try {
+      return Replay.replayAll(journal, roots);
+    } catch (StoreUnavailableException down) {
+      throw down;
+    } catch (RuntimeException batchFailure) {
+      if (Defect.NO_POISON_ISOLATION.isActive()) {
+        throw batchFailure;
+      }
+      Map<UUID, TreeState> trees = new LinkedHashMap<>();
+      for (UUID root : roots) {
+        try {
+          Replay.replay(journal, root).ifPresent(tree -> trees.put(root, tree));
+        } catch (StoreUnavailableException down) {
+          throw down;
+        } catch (RuntimeException poison) {
+          poisoned.put(root, Loaded.poisoned("its journal cannot be replayed here: " + poison));
+        }
+      }
+      return trees;
+    }
+  }
+
+  private Loaded withFlows(TreeState tree, List<Signal> signals) {
+    Map<String, Flow> flows = new HashMap<>();
+    try {
+      for (RunState run : tree.runs()) {
+        flows.computeIfAbsent(run.flowHash(), engine.flows::byHash);
+      }
+    } catch (StoreUnavailableException down) {
+      throw down;
+    } catch (RuntimeException unloadable) {
+      if (Defect.NO_POISON_ISOLATION.isActive()) {
+        throw unloadable;
+      }
+      return Loaded.poisoned("its flow cannot be loaded here: " + unloadable.getMessage());
+    }
+    return new Loaded(tree, flows, signals, null);
   }
 
   private static AppendRequest request(

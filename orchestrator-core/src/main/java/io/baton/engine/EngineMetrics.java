@@ -25,6 +25,7 @@ public final class EngineMetrics {
   public static final String OWNED_RUNS = "baton.runs.owned";
   public static final String LEASE_STATE = "baton.lease.state";
   public static final String LOOP_FAILURES = "baton.engine.failures";
+  public static final String SET_ASIDE = "baton.recovery.set_aside";
 
   private final MetricRegistry registry;
 

@@ -129,6 +129,11 @@ public final class OrchestratorNode implements AutoCloseable {
     return stores;
   }
 
+  /** The run trees this node could not load and left aside for a later try. */
+  public SetAsideRuns setAside() {
+    return claims.setAside();
+  }
+
   public Phase phase() {
     return phase.get();
   }

@@ -3,6 +3,7 @@ package io.baton.recovery;
 import io.baton.engine.ClaimService;
 import io.baton.engine.Engine;
 import io.baton.engine.EngineIo;
+import io.baton.internal.Defect;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.RunStatus;
 import io.baton.lease.LeaseManager;
@@ -35,6 +36,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class OrphanClaimer implements OrphanListener {
   private static final Logger log = LoggerFactory.getLogger(OrphanClaimer.class);
+
+  /** How many set-aside roots a query reads past at most (a bound on its cost). */
+  static final int MAX_SET_ASIDE_SKIPPED = 1_000;
 
   private final Engine engine;
   private final EngineIo io;
@@ -105,9 +109,14 @@ public final class OrphanClaimer implements OrphanListener {
   }
 
   private void claimPushed(List<UUID> roots, ClaimReason reason) {
-    if (!roots.isEmpty() && running) {
-      claims.claim(roots, reason);
+    List<UUID> claimable = roots.stream().filter(root -> !excluded(root)).toList();
+    if (!claimable.isEmpty() && running) {
+      claims.claim(claimable, reason);
     }
+  }
+
+  private boolean excluded(UUID root) {
+    return claims.setAside().excluded(root) && !Defect.NO_POISON_ISOLATION.isActive();
   }
 
   /**
@@ -192,32 +201,46 @@ public final class OrphanClaimer implements OrphanListener {
 
   private record Candidates(List<UUID> interrupted, List<UUID> due, List<UUID> pending) {}
 
+  /**
+   * What this pass may claim, at most {@code budget} of each kind. Roots set aside as unloadable
+   * are left out, and each query reads past them, so however many there are they cannot hold the
+   * window that the others need.
+   */
   private Candidates candidates() {
     int budget = Math.min(config.maxClaimsPerCheck(), engine.freeCapacity());
     if (budget == 0) {
       return new Candidates(List.of(), List.of(), List.of());
     }
+    Set<UUID> aside =
+        Defect.NO_POISON_ISOLATION.isActive() ? Set.of() : claims.setAside().excluded();
+    int window = budget + Math.min(aside.size(), MAX_SET_ASIDE_SKIPPED);
     Set<String> live = new HashSet<>();
     for (NodeInfo node : leases.listNodes()) {
       live.add(node.nodeId());
     }
     live.add(engine.nodeId());
     Set<UUID> interrupted = new LinkedHashSet<>();
-    for (UUID own : metadata.findRootsOwnedBy(engine.nodeId(), RunStatus.RUNNING, budget)) {
+    for (UUID own : metadata.findRootsOwnedBy(engine.nodeId(), RunStatus.RUNNING, window)) {
       if (!engine.owns(own)) {
         interrupted.add(own);
       }
     }
-    for (RunRecord dead : metadata.findRunningRootsOutside(live, budget)) {
+    for (RunRecord dead : metadata.findRunningRootsOutside(live, window)) {
       interrupted.add(dead.runId());
     }
-    List<UUID> due = metadata.findDueWaitingRoots(scheduler.now(), budget);
-    List<UUID> pending = metadata.findPendingRoots(budget);
-    return new Candidates(limit(interrupted, budget), due, pending);
+    interrupted.removeAll(aside);
+    return new Candidates(
+        limit(interrupted, budget),
+        limit(metadata.findDueWaitingRoots(scheduler.now(), window), aside, budget),
+        limit(metadata.findPendingRoots(window), aside, budget));
   }
 
   private static List<UUID> limit(Set<UUID> ids, int max) {
     return ids.stream().limit(max).toList();
+  }
+
+  private static List<UUID> limit(List<UUID> ids, Set<UUID> aside, int max) {
+    return ids.stream().filter(id -> !aside.contains(id)).limit(max).toList();
   }
 
   private CompletableFuture<Void> claimCandidates(Candidates found) {

@@ -53,7 +53,7 @@ public final class HttpApi implements AutoCloseable {
         new FlowRoutes(node.orchestrator(), node.stores().metadata()),
         new RunRoutes(node.orchestrator()),
         new RunActionRoutes(node.orchestrator()),
-        new RecoveryRoutes(node.stores().metadata(), node.leases(), builder.clock),
+        new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
         new ClusterRoutes(node, builder.version),
         new StreamRoutes(stream),
         new HealthRoutes(builder.readiness),

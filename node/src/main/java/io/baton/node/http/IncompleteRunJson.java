@@ -10,6 +10,7 @@ import java.util.UUID;
  * @param owner the node recorded as its owner (for a WAITING run: the last one)
  * @param ownerAlive whether that node's lease lives
  * @param age how long since it was submitted, such as {@code 2m30s}
+ * @param setAside why this node set it aside as unloadable, or null
  */
 public record IncompleteRunJson(
     UUID id,
@@ -20,4 +21,5 @@ public record IncompleteRunJson(
     Instant createdAt,
     Instant updatedAt,
     Instant wakeAt,
-    String age) {}
+    String age,
+    SetAsideJson setAside) {}

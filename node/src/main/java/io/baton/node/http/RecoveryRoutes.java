@@ -1,5 +1,6 @@
 package io.baton.node.http;
 
+import io.baton.engine.SetAsideRuns;
 import io.baton.journal.RunStatus;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeInfo;
@@ -13,22 +14,28 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
  * {@code GET /api/recovery/incomplete?limit=}: RUNNING and WAITING root runs (up to {@code limit}
- * of each), with their recorded owner, whether that owner is alive, and their age.
+ * of each), with their recorded owner, whether that owner is alive, their age and, when this node
+ * set one aside as unloadable, why; and every root this node set aside ({@code setAside}).
  */
 final class RecoveryRoutes implements Routes {
   private final MetadataStore metadata;
   private final LeaseManager leases;
+  private final SetAsideRuns setAside;
   private final Clock clock;
 
-  RecoveryRoutes(MetadataStore metadata, LeaseManager leases, Clock clock) {
+  RecoveryRoutes(MetadataStore metadata, LeaseManager leases, SetAsideRuns setAside, Clock clock) {
     this.metadata = metadata;
     this.leases = leases;
+    this.setAside = setAside;
     this.clock = clock;
   }
 
@@ -42,17 +49,20 @@ final class RecoveryRoutes implements Routes {
     Set<String> alive =
         leases.listNodes().stream().map(NodeInfo::nodeId).collect(Collectors.toSet());
     Instant now = clock.instant();
+    Map<UUID, SetAsideJson> aside = new LinkedHashMap<>();
+    setAside.list().forEach(entry -> aside.put(entry.rootRunId(), SetAsideJson.of(entry)));
     List<IncompleteRunJson> runs = new ArrayList<>();
     for (RunStatus status : List.of(RunStatus.RUNNING, RunStatus.WAITING)) {
       RunQuery query = RunQuery.all().withStatus(status).onlyRoots().withLimit(limit);
       for (RunRecord run : metadata.listRuns(query)) {
-        runs.add(view(run, alive, now));
+        runs.add(view(run, alive, now, aside.get(run.runId())));
       }
     }
-    Json.send(ctx, 200, Json.object("runs", runs));
+    Json.send(ctx, 200, Json.object("runs", runs, "setAside", List.copyOf(aside.values())));
   }
 
-  private static IncompleteRunJson view(RunRecord run, Set<String> alive, Instant now) {
+  private static IncompleteRunJson view(
+      RunRecord run, Set<String> alive, Instant now, SetAsideJson setAside) {
     Duration age =
         run.createdAt() == null || now.isBefore(run.createdAt())
             ? Duration.ZERO
@@ -66,6 +76,7 @@ final class RecoveryRoutes implements Routes {
         run.createdAt(),
         run.updatedAt(),
         run.wakeAt(),
-        Durations.format(age));
+        Durations.format(age),
+        setAside);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.store.RunWriter;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -99,5 +100,34 @@ public class ClusterApiTest extends ApiTestBase {
         .satisfies(run -> assertThat(run.get("status").asText()).isEqualTo("WAITING"));
     assertProblem(http.get("/api/recovery/incomplete?limit=-1"), 400, "invalid-request");
     steps.release(running);
+  }
+
+  @Test
+  void a_run_this_node_cannot_load_is_shown_set_aside_with_its_reason_and_counted() {
+    RunWriter unloadable =
+        new RunWriter(node.node().stores().journal(), java.time.Instant.now())
+            .running(uniqueName("vanished"), nodeId("ghost"), 5);
+
+    node.node().claimPass().join();
+
+    JsonNode reply = http.get("/api/recovery/incomplete").json();
+    assertThat(reply.get("setAside"))
+        .filteredOn(r -> r.get("id").asText().equals(unloadable.root().toString()))
+        .singleElement()
+        .satisfies(
+            aside -> {
+              assertThat(aside.get("reason").asText()).contains("no flow definition with hash");
+              assertThat(aside.get("attempts").asInt()).isEqualTo(1);
+              assertThat(aside.get("retryAt").asText()).endsWith("Z");
+            });
+    assertThat(reply.get("runs"))
+        .filteredOn(r -> r.get("id").asText().equals(unloadable.root().toString()))
+        .singleElement()
+        .satisfies(
+            run -> {
+              assertThat(run.get("status").asText()).isEqualTo("RUNNING");
+              assertThat(run.get("setAside").get("reason").asText()).contains("flow");
+            });
+    assertThat(http.get("/metrics").body()).contains("baton_recovery_set_aside 1");
   }
 }
