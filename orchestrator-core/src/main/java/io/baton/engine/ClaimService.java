@@ -55,6 +55,9 @@ public final class ClaimService {
     return setAside;
   }
 
+  /** Why the node claims, and the lease epoch its tokens come from (see Engine#leaseEpoch). */
+  private record Claim(ClaimReason reason, long epoch) {}
+
   /** A tree loaded for a claim, or why it cannot be loaded here ({@code poison}). */
   private record Loaded(
       TreeState tree, Map<String, Flow> flows, List<Signal> signals, String poison) {
@@ -91,6 +94,7 @@ public final class ClaimService {
       return CompletableFuture.completedFuture(outcomes);
     }
     long started = System.nanoTime();
+    long epoch = engine.leaseEpoch();
     return engine
         .io
         .acquire(reserved)
@@ -100,7 +104,9 @@ public final class ClaimService {
                     .metrics
                     .leaseAcquire()
                     .update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS))
-        .handle((results, failure) -> afterAcquire(reserved, results, failure, reason, outcomes))
+        .handle(
+            (results, failure) ->
+                afterAcquire(reserved, results, failure, new Claim(reason, epoch), outcomes))
         .thenCompose(all -> all)
         .thenApply(done -> clearSetAside(outcomes));
   }
@@ -123,7 +129,7 @@ public final class ClaimService {
       List<UUID> reserved,
       Map<UUID, AcquireResult> results,
       Throwable failure,
-      ClaimReason reason,
+      Claim claim,
       Map<UUID, ClaimOutcome> outcomes) {
     List<CompletableFuture<Void>> each = new ArrayList<>();
     Map<UUID, Long> tokens = new java.util.LinkedHashMap<>();
@@ -148,8 +154,7 @@ public final class ClaimService {
               each.add(
                   loads
                       .thenCompose(
-                          loaded ->
-                              proceed(root, token, reason, CONFLICT_RETRIES, loaded.get(root)))
+                          loaded -> proceed(root, token, claim, CONFLICT_RETRIES, loaded.get(root)))
                       .exceptionallyCompose(f -> failed(root, f, true))
                       .thenAccept(o -> outcomes.put(root, o))));
     }
@@ -168,17 +173,16 @@ public final class ClaimService {
   }
 
   /** Loads one tree again (after a sequence conflict) and adopts it. */
-  private CompletableFuture<ClaimOutcome> adopt(
-      UUID root, long token, ClaimReason reason, int retries) {
+  private CompletableFuture<ClaimOutcome> adopt(UUID root, long token, Claim claim, int retries) {
     return engine
         .io
         .call("load run " + root, () -> loadAll(List.of(root)).get(root))
-        .thenCompose(loaded -> proceed(root, token, reason, retries, loaded));
+        .thenCompose(loaded -> proceed(root, token, claim, retries, loaded));
   }
 
   /** Decides what the claim journals, journals it under the new token, then adopts or settles. */
   private CompletableFuture<ClaimOutcome> proceed(
-      UUID root, long token, ClaimReason reason, int retries, Loaded loaded) {
+      UUID root, long token, Claim claim, int retries, Loaded loaded) {
     if (loaded == null) {
       return settle(root, ClaimOutcome.NOTHING_TO_DO);
     }
@@ -193,7 +197,7 @@ public final class ClaimService {
           ClaimDecision.decide(
               engine.nodeId(),
               token,
-              reason,
+              claim.reason(),
               loaded.tree(),
               rootFlow,
               !loaded.signals().isEmpty(),
@@ -209,7 +213,7 @@ public final class ClaimService {
         .io
         .append(request)
         .thenCompose(
-            result -> appended(root, token, reason, retries, loaded, decision, request, result));
+            result -> appended(root, token, claim, retries, loaded, decision, request, result));
   }
 
   private CompletableFuture<ClaimOutcome> setAside(UUID root, String reason) {
@@ -289,14 +293,14 @@ public final class ClaimService {
   private CompletableFuture<ClaimOutcome> appended(
       UUID root,
       long token,
-      ClaimReason reason,
+      Claim claim,
       int retries,
       Loaded loaded,
       ClaimDecision decision,
       AppendRequest request,
       AppendResult result) {
     if (result instanceof AppendResult.SequenceConflict && retries > 0) {
-      return adopt(root, token, reason, retries - 1);
+      return adopt(root, token, claim, retries - 1);
     }
     if (!(result instanceof AppendResult.Appended)) {
       log.warn("node {} could not journal its claim of run {}: {}", engine.nodeId(), root, result);
@@ -314,8 +318,8 @@ public final class ClaimService {
     if (!decision.adopt()) {
       return settle(root, decision.outcome());
     }
-    log.info("node {} adopted run {} ({}, token {})", engine.nodeId(), root, reason, token);
-    engine.adopt(root, token, true, tree, loaded.flows(), loaded.signals());
+    log.info("node {} adopted run {} ({}, token {})", engine.nodeId(), root, claim.reason(), token);
+    engine.adopt(root, token, claim.epoch(), true, tree, loaded.flows(), loaded.signals());
     return CompletableFuture.completedFuture(ClaimOutcome.ADOPTED);
   }
 

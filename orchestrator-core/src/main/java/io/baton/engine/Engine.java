@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,7 @@ public final class Engine {
   private final Map<UUID, ActiveTree> trees = new HashMap<>();
   private final Set<UUID> owned = ConcurrentHashMap.newKeySet();
   private final AtomicInteger occupied = new AtomicInteger();
+  private final AtomicLong leaseEpoch = new AtomicLong();
   private final List<RunEventListener> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean suspended;
   private volatile boolean draining;
@@ -197,12 +199,33 @@ public final class Engine {
   // --- entry points ---------------------------------------------------------------------------
 
   /**
+   * Which lease the node's tokens come from: it changes the moment the lease is lost. A claim or a
+   * submit reads it before it takes its token and hands it to {@link #adopt}.
+   */
+  long leaseEpoch() {
+    return leaseEpoch.get();
+  }
+
+  /**
+   * The node's lease is gone: from now on no step starts, no claim or submit whose token came from
+   * that lease is adopted, and every tree is dropped.
+   */
+  public CompletableFuture<Void> leaseLost() {
+    leaseEpoch.incrementAndGet();
+    suspended = true;
+    return dropAll("the node's lease was lost");
+  }
+
+  /**
    * Takes over a tree that was just claimed (its claim is journaled, {@code state} holds it). The
-   * caller's capacity reservation passes to the tree.
+   * caller's capacity reservation passes to the tree. A tree whose token came from a lease lost
+   * since ({@code epoch} is not the current {@link #leaseEpoch}) is not adopted: the node gives
+   * back its reservation, and whoever claims the tree next fences the journaled claim out.
    */
   void adopt(
       UUID rootId,
       long token,
+      long epoch,
       boolean keyed,
       TreeState state,
       Map<String, io.baton.flow.Flow> flowsByHash,
@@ -210,6 +233,15 @@ public final class Engine {
     owned.add(rootId);
     onLoop(
         () -> {
+          if (epoch != leaseEpoch.get() && !Defect.ADOPT_AFTER_LOST.isActive()) {
+            log.warn(
+                "node {} does not adopt run {}: its token {} came from a lease lost since",
+                nodeId(),
+                rootId,
+                token);
+            unreserve(rootId);
+            return;
+          }
           ActiveTree tree = new ActiveTree(rootId, token, keyed, state, flowsByHash);
           tree.inbox.addAll(signals);
           ActiveTree previous = trees.put(rootId, tree);

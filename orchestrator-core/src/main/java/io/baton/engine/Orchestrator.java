@@ -129,6 +129,7 @@ public final class Orchestrator {
     if (!engine.reserve(runId)) {
       return appendPending(runId, created);
     }
+    long epoch = engine.leaseEpoch();
     long token;
     try {
       // A run this node starts itself needs no run key: its node token fences it (see
@@ -138,11 +139,11 @@ public final class Orchestrator {
       engine.unreserve(runId);
       return appendPending(runId, created);
     }
-    return appendStarted(runId, created, token, flow);
+    return appendStarted(runId, created, token, epoch, flow);
   }
 
   private CompletableFuture<SubmitResult> appendStarted(
-      UUID runId, RunCreated created, long token, Flow flow) {
+      UUID runId, RunCreated created, long token, long epoch, Flow flow) {
     Instant now = engine.scheduler.now();
     List<JournalEntry> entries =
         List.of(
@@ -175,7 +176,7 @@ public final class Orchestrator {
                 tree.apply(entry);
                 Announcements.announce(engine, runId, tree, entry);
               }
-              engine.adopt(runId, token, false, tree, Map.of(flow.hash(), flow), List.of());
+              engine.adopt(runId, token, epoch, false, tree, Map.of(flow.hash(), flow), List.of());
               return CompletableFuture.completedFuture(new SubmitResult(project(request), true));
             })
         .exceptionallyCompose(

@@ -186,7 +186,7 @@ public final class OrchestratorNode implements AutoCloseable {
     lastLeaseState = state;
     switch (state) {
       case SUSPENDED -> engine.setSuspended(true);
-      case LOST -> engine.dropAll("the node's lease was lost");
+      case LOST -> engine.leaseLost();
       case CONNECTED -> {
         engine.setSuspended(false);
         if (previous == ConnectionState.LOST && phase.get() == Phase.READY && recovery.enabled()) {
