@@ -83,7 +83,7 @@ public final class ClaimService {
     for (UUID root : roots) {
       if (engine.owns(root)) {
         outcomes.put(root, ClaimOutcome.ALREADY_OWNED);
-      } else if (engine.reserve(root, beyondCapacity)) {
+      } else if (engine.reserveForClaim(root, reason == ClaimReason.PENDING, beyondCapacity)) {
         reserved.add(root);
       } else {
         outcomes.put(

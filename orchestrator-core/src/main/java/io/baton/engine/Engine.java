@@ -88,30 +88,52 @@ public final class Engine {
 
   // --- capacity -------------------------------------------------------------------------------
 
-  /** Run trees this node could still take on. */
+  /** Run trees this node could still take on to recover them (orphans, wakes, its own). */
   public int freeCapacity() {
     return Math.max(0, config.maxConcurrentRuns() - occupied.get());
   }
 
   /**
-   * Reserves room for the tree and marks it as this node's while it is being claimed or created;
-   * false when the node is full, draining, or has the tree already.
+   * Run trees this node could still take on as new work (submissions, pending runs): all but the
+   * share held back for recovery ({@link EngineConfig#recoveryReserve()}), so that a node kept full
+   * by submissions still wakes its due parked runs and re-claims its own interrupted ones.
    */
-  public boolean reserve(UUID rootRunId) {
-    return reserve(rootRunId, false);
+  public int freeCapacityForNewWork() {
+    return Math.max(0, newWorkLimit() - occupied.get());
+  }
+
+  private int newWorkLimit() {
+    return Defect.NO_RECOVERY_RESERVE.isActive()
+        ? config.maxConcurrentRuns()
+        : config.maxConcurrentRuns() - config.recoveryReserve();
   }
 
   /**
-   * Like {@link #reserve(UUID)}; with {@code beyondCapacity} the node's limit is not checked (for a
+   * Reserves room for a tree this node submits and marks it as this node's while it is being
+   * created; false when the node has no room for new work, is draining, or has the tree already.
+   */
+  public boolean reserve(UUID rootRunId) {
+    return reserve(rootRunId, newWorkLimit());
+  }
+
+  /**
+   * Reserves room for a tree this node claims: new work (a pending run) within the new-work share,
+   * recovery up to the node's limit, and with {@code beyondCapacity} without checking it (for a
    * client's explicit request, such as cancelling a pending run while every node is full).
    */
-  public boolean reserve(UUID rootRunId, boolean beyondCapacity) {
+  public boolean reserveForClaim(UUID rootRunId, boolean newWork, boolean beyondCapacity) {
+    int limit =
+        beyondCapacity ? Integer.MAX_VALUE : newWork ? newWorkLimit() : config.maxConcurrentRuns();
+    return reserve(rootRunId, limit);
+  }
+
+  private boolean reserve(UUID rootRunId, int limit) {
     if (draining) {
       return false;
     }
     while (true) {
       int current = occupied.get();
-      if (current >= config.maxConcurrentRuns() && !beyondCapacity) {
+      if (current >= limit) {
         return false;
       }
       if (occupied.compareAndSet(current, current + 1)) {

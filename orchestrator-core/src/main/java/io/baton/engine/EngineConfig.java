@@ -7,7 +7,9 @@ import java.util.Objects;
  * How one node's engine behaves.
  *
  * @param maxConcurrentRuns run trees the node executes at once; beyond that, submitted runs wait as
- *     PENDING for any node with room, and the claimer adopts no more
+ *     PENDING for any node with room, and the claimer adopts no more. A tenth of it (at least one
+ *     tree once the limit is two or more) is held back from new work for recovery, see {@link
+ *     #recoveryReserve()}
  * @param drainTimeout how long a graceful shutdown lets running steps finish
  * @param parkAfter a tree whose next timer or retry is at least this far away is parked: journaled
  *     as WAITING, its lease released and its memory freed
@@ -41,6 +43,15 @@ public record EngineConfig(
     requirePositive(parkAfter, "execution.parkAfter");
     requirePositive(signalPollInterval, "execution.signalPollInterval");
     requirePositive(storeRetryMax, "execution.storeRetryMax");
+  }
+
+  /**
+   * Trees held back from new work (submissions, pending runs) for recovery: waking due parked runs,
+   * adopting orphans, re-claiming this node's own. A tenth of {@code maxConcurrentRuns}, rounded
+   * up, and none for a node that runs one tree at a time.
+   */
+  public int recoveryReserve() {
+    return maxConcurrentRuns < 2 ? 0 : (maxConcurrentRuns + 9) / 10;
   }
 
   public static EngineConfig defaults(String nodeId) {

@@ -23,7 +23,9 @@ public enum Defect {
   /** Peers claim every RUNNING run recorded as a departed node's, even those of its next lease. */
   CLAIMS_ACROSS_LEASES,
   /** A claim or submit that completes after the lease was lost is adopted all the same. */
-  ADOPT_AFTER_LOST;
+  ADOPT_AFTER_LOST,
+  /** Submissions may fill the whole node, leaving no room to wake or re-claim runs. */
+  NO_RECOVERY_RESERVE;
 
   private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
 

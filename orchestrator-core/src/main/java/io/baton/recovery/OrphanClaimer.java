@@ -249,7 +249,8 @@ public final class OrphanClaimer implements OrphanListener {
     budget -= interrupted.size();
     List<UUID> due = found.due().stream().limit(Math.max(0, budget)).toList();
     budget -= due.size();
-    List<UUID> pending = found.pending().stream().limit(Math.max(0, budget)).toList();
+    int forNewWork = Math.min(budget, engine.freeCapacityForNewWork() - due.size());
+    List<UUID> pending = found.pending().stream().limit(Math.max(0, forNewWork)).toList();
     return CompletableFuture.allOf(
         claims.claim(interrupted, ClaimReason.ORPHAN),
         claims.claim(due, ClaimReason.WAKE),

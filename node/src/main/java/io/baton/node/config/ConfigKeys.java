@@ -164,7 +164,7 @@ public final class ConfigKeys {
           "execution.maxConcurrentRuns",
           ConfigType.INTEGER,
           String.valueOf(EngineConfig.DEFAULT_MAX_CONCURRENT_RUNS),
-          "Run trees this node executes at once; beyond that, submitted runs wait as PENDING for any node with room.");
+          "Run trees this node executes at once; beyond that, submitted runs wait as PENDING for any node with room. A tenth of it is held back from new work for recovery (waking due parked runs, adopting orphans).");
   public static final ConfigKey EXECUTION_DRAIN_TIMEOUT =
       add(
           "execution.drainTimeout",
