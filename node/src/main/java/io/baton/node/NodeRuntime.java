@@ -9,6 +9,7 @@ import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.engine.BatchingEngineIo;
 import io.baton.engine.EngineMetrics;
 import io.baton.engine.OrchestratorNode;
+import io.baton.engine.StartupRecoveryFailedException;
 import io.baton.flow.FlowParser;
 import io.baton.journal.GroupCommitter;
 import io.baton.lease.LeaseManager;
@@ -99,6 +100,8 @@ public final class NodeRuntime implements AutoCloseable {
    * runs and applies the flows of {@code flows.dir}; returns once the node is ready.
    *
    * @param address where this node's API answers, announced to the other nodes
+   * @throws StartupRecoveryFailedException the node could not recover its runs; it released its
+   *     lease and cannot start again, so the process should exit non-zero
    */
   public void start(String address) {
     this.advertisedAddress = address;
@@ -121,6 +124,9 @@ public final class NodeRuntime implements AutoCloseable {
       try {
         return action.get();
       } catch (RuntimeException failure) {
+        if (failure.getCause() instanceof StartupRecoveryFailedException fatal) {
+          throw fatal;
+        }
         if (stopping
             || failure instanceof io.baton.node.config.ConfigException
             || failure.getCause() instanceof io.baton.flow.FlowValidationException) {

@@ -1,5 +1,6 @@
 package io.baton.node;
 
+import io.baton.engine.StartupRecoveryFailedException;
 import io.baton.node.config.ConfigException;
 import io.baton.node.config.ConfigLoader;
 import io.baton.node.config.NodeConfig;
@@ -13,10 +14,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a node until a signal stops it: loads the configuration, starts the node and its HTTP API,
  * and on SIGTERM drains and exits 0 (a second signal skips the drain). A bad configuration exits 2
- * with a message that names the key and its source.
+ * with a message that names the key and its source; a failed startup recovery exits 1 (the node has
+ * released its lease; its supervisor restarts it).
  */
 final class ServerProcess {
   static final int CONFIG_ERROR = 2;
+
+  /** Startup recovery failed; the lease is released and a restart may succeed. */
+  static final int STARTUP_FAILED = 1;
 
   private ServerProcess() {}
 
@@ -51,6 +56,11 @@ final class ServerProcess {
       err.println("baton: " + e.getMessage());
       holder.close();
       return CONFIG_ERROR;
+    } catch (StartupRecoveryFailedException e) {
+      err.println(
+          "baton: " + e.getMessage() + "; exiting so that the supervisor restarts the node");
+      holder.close();
+      return STARTUP_FAILED;
     }
     log.info(
         "node {} ready: http://{}:{} (store {}, lease {})",

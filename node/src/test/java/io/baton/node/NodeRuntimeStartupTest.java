@@ -1,18 +1,35 @@
 package io.baton.node;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.baton.engine.OrchestratorNode;
+import io.baton.engine.StartupRecoveryFailedException;
+import io.baton.lease.ConnectionState;
 import io.baton.lease.etcd.EtcdTestCluster;
 import io.baton.node.config.ConfigLoader;
 import io.baton.node.config.NodeConfig;
+import io.baton.store.Stores;
+import io.baton.store.postgres.PostgresStores;
+import io.baton.store.postgres.testkit.TestDatabase;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.options.GetOption;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** A dead etcd at startup makes the node wait and retry, not fail. */
+/**
+ * A dead etcd at startup makes the node wait and retry, not fail; a startup recovery that fails
+ * makes it give up its lease and fail, for its process to exit and be restarted.
+ */
 class NodeRuntimeStartupTest {
   @Test
   void a_node_started_while_etcd_is_down_waits_and_becomes_ready_when_etcd_returns() {
@@ -57,5 +74,81 @@ class NodeRuntimeStartupTest {
         runtime.close();
       }
     }
+  }
+
+  /**
+   * A role that may connect and migrate but not read {@code runs}: the node opens its store, grants
+   * its lease, and its startup recovery fails for good.
+   */
+  @Test
+  void a_node_whose_startup_recovery_fails_releases_its_lease_and_does_not_retry()
+      throws Exception {
+    String role = "baton_unrecovered_" + System.nanoTime();
+    try (EtcdTestCluster etcd = EtcdTestCluster.start(1);
+        TestDatabase db = TestDatabase.create("unrecovered")) {
+      migrate(db);
+      try (Connection admin = db.connect();
+          Statement sql = admin.createStatement()) {
+        sql.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'unrecovered'");
+        sql.execute("GRANT ALL ON ALL TABLES IN SCHEMA public TO " + role);
+        sql.execute("GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO " + role);
+        sql.execute("REVOKE SELECT ON runs FROM " + role);
+      }
+      String cluster = "unrecovered-" + System.nanoTime();
+      NodeConfig config =
+          NodeConfig.from(
+              ConfigLoader.load(
+                  null,
+                  Map.of(),
+                  Map.ofEntries(
+                      Map.entry("nodeId", "unrecovered-node"),
+                      Map.entry("store.type", "postgres"),
+                      Map.entry("store.url", db.jdbcUrl()),
+                      Map.entry("store.user", role),
+                      Map.entry("store.password", "unrecovered"),
+                      Map.entry("lease.type", "etcd"),
+                      Map.entry("lease.endpoints", endpoints(etcd)),
+                      Map.entry("lease.ttl", "5s"),
+                      Map.entry("cluster", cluster)),
+                  Map.of()));
+      NodeRuntime runtime = NodeRuntime.create(config, "test");
+      try {
+        assertThatThrownBy(() -> runtime.start("127.0.0.1:0"))
+            .isInstanceOf(StartupRecoveryFailedException.class)
+            .hasMessageContaining("unrecovered-node could not recover its runs at startup");
+        assertThat(runtime.node().phase()).isEqualTo(OrchestratorNode.Phase.FAILED);
+        assertThat(runtime.node().leases().state()).isEqualTo(ConnectionState.LOST);
+        assertThat(nodeKeys(etcd, cluster)).as("its node key is gone with its lease").isZero();
+      } finally {
+        runtime.close();
+        try (Connection admin = db.connect();
+            Statement sql = admin.createStatement()) {
+          sql.execute("DROP OWNED BY " + role);
+          sql.execute("DROP ROLE " + role);
+        }
+      }
+    }
+  }
+
+  private static void migrate(TestDatabase db) throws Exception {
+    try (Stores stores = PostgresStores.create(db.config().build(), Clock.systemUTC())) {
+      stores.metadata().ping();
+    }
+  }
+
+  private static long nodeKeys(EtcdTestCluster etcd, String cluster) throws Exception {
+    try (Client client =
+        Client.builder().endpoints(etcd.endpoints().toArray(java.net.URI[]::new)).build()) {
+      ByteSequence prefix = ByteSequence.from("/baton/" + cluster + "/nodes/", UTF_8);
+      return client
+          .getKVClient()
+          .get(prefix, GetOption.builder().isPrefix(true).withCountOnly(true).build())
+          .get()
+          .getCount();
+    }
+  }
+
+  private static String endpoints(EtcdTestCluster etcd) {
+    return etcd.endpoints().stream().map(Object::toString).collect(Collectors.joining(","));
   }
 }

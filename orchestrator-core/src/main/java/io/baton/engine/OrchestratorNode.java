@@ -13,8 +13,10 @@ import io.baton.store.Stores;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -38,7 +40,9 @@ public final class OrchestratorNode implements AutoCloseable {
     STARTING,
     READY,
     DRAINING,
-    STOPPED
+    STOPPED,
+    /** Startup recovery failed: the lease is released and the node cannot start again. */
+    FAILED
   }
 
   private final EngineConfig config;
@@ -60,6 +64,7 @@ public final class OrchestratorNode implements AutoCloseable {
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
   private volatile ConnectionState lastLeaseState = ConnectionState.CONNECTED;
   private volatile boolean listening;
+  private volatile Throwable startFailure;
 
   private OrchestratorNode(Builder builder) {
     this.config = builder.config;
@@ -145,7 +150,10 @@ public final class OrchestratorNode implements AutoCloseable {
 
   /**
    * Grants the lease, re-adopts this node's runs and starts claiming; the future completes when the
-   * node is ready.
+   * node is ready. When the lease cannot be granted the node stays NEW and may be started again.
+   * When startup recovery fails the node never holds a live lease while claiming nothing: it drops
+   * what it adopted, releases its lease (other nodes adopt its runs at once) and turns FAILED; the
+   * future fails with {@link StartupRecoveryFailedException}.
    */
   public CompletableFuture<Void> start() {
     if (!phase.compareAndSet(Phase.NEW, Phase.STARTING)) {
@@ -171,14 +179,49 @@ public final class OrchestratorNode implements AutoCloseable {
               }
             })
         .thenCompose(
-            granted -> recovery.enabled() ? startup.run() : CompletableFuture.completedFuture(null))
-        .thenRun(
-            () -> {
-              claimer.start();
-              poller.start();
-              phase.compareAndSet(Phase.STARTING, Phase.READY);
-              log.info("node {} ready", nodeId());
+            granted ->
+                (recovery.enabled() ? startup.run() : CompletableFuture.completedFuture(null))
+                    .handle((counts, failure) -> failure)
+                    .thenCompose(failure -> failure == null ? ready() : failStart(failure)));
+  }
+
+  private CompletableFuture<Void> ready() {
+    claimer.start();
+    poller.start();
+    phase.compareAndSet(Phase.STARTING, Phase.READY);
+    log.info("node {} ready", nodeId());
+    return CompletableFuture.completedFuture(null);
+  }
+
+  private CompletableFuture<Void> failStart(Throwable failure) {
+    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+    startFailure = cause;
+    phase.set(Phase.FAILED);
+    log.error(
+        "node {}: startup recovery failed; releasing the lease so that other nodes adopt its runs",
+        nodeId(),
+        cause);
+    return engine
+        .dropAll("startup recovery failed")
+        .thenCompose(dropped -> io.call("release the lease", this::revokeQuietly))
+        .handle(
+            (released, ignored) -> {
+              throw new CompletionException(new StartupRecoveryFailedException(nodeId(), cause));
             });
+  }
+
+  private Void revokeQuietly() {
+    try {
+      leases.releaseAll();
+    } catch (RuntimeException unreachable) {
+      log.warn("node {}: could not revoke its lease: {}", nodeId(), unreachable.toString());
+    }
+    return null;
+  }
+
+  /** Why startup recovery failed, once the node is {@link Phase#FAILED}. */
+  public Optional<Throwable> startFailure() {
+    return Optional.ofNullable(startFailure);
   }
 
   private void leaseStateChanged(ConnectionState state) {
@@ -191,7 +234,17 @@ public final class OrchestratorNode implements AutoCloseable {
         engine.setSuspended(false);
         if (previous == ConnectionState.LOST && phase.get() == Phase.READY && recovery.enabled()) {
           log.info("node {} has a fresh lease; re-adopting its runs", nodeId());
-          startup.run();
+          // what this misses, the safety-net pass claims: runs recorded as this node's that it
+          // does not execute
+          startup
+              .run()
+              .whenComplete(
+                  (counts, failure) -> {
+                    if (failure != null) {
+                      log.warn(
+                          "node {}: re-adopting its runs failed: {}", nodeId(), failure.toString());
+                    }
+                  });
         }
       }
     }

@@ -1,24 +1,44 @@
 package io.baton.node.http;
 
+import io.baton.engine.OrchestratorNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.List;
 
 /**
- * {@code GET /health/live}: 200 while the process serves. {@code GET /health/ready}: 200 when the
- * {@link Readiness} says so, else 503 with its reasons.
+ * {@code GET /health/live}: 200 while the process serves, 503 once its node has failed for good
+ * (startup recovery failed: restart it). {@code GET /health/ready}: 200 when the {@link Readiness}
+ * says so, else 503 with its reasons.
  */
 final class HealthRoutes implements Routes {
   private final Readiness readiness;
+  private final OrchestratorNode node;
 
-  HealthRoutes(Readiness readiness) {
+  HealthRoutes(Readiness readiness, OrchestratorNode node) {
     this.readiness = readiness;
+    this.node = node;
   }
 
   @Override
   public void addTo(RoutesConfig routes) {
-    routes.get("/health/live", ctx -> Json.send(ctx, 200, Json.object("status", "UP")));
+    routes.get("/health/live", this::live);
     routes.get("/health/ready", this::ready);
+  }
+
+  private void live(Context ctx) {
+    if (node.phase() != OrchestratorNode.Phase.FAILED) {
+      Json.send(ctx, 200, Json.object("status", "UP"));
+      return;
+    }
+    String why = node.startFailure().map(Throwable::toString).orElse("unknown");
+    Json.send(
+        ctx,
+        503,
+        Json.object(
+            "status",
+            "DOWN",
+            "reasons",
+            List.of("node " + node.nodeId() + " failed to recover its runs at startup: " + why)));
   }
 
   private void ready(Context ctx) {

@@ -56,7 +56,7 @@ public final class HttpApi implements AutoCloseable {
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
         new ClusterRoutes(node, builder.version),
         new StreamRoutes(stream),
-        new HealthRoutes(builder.readiness),
+        new HealthRoutes(builder.readiness, node),
         new MetricsRoutes(builder.metrics));
   }
 

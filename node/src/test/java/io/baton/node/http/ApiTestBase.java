@@ -91,6 +91,15 @@ public abstract class ApiTestBase {
 
   /** Builds, starts and serves a node; it is closed after the class. */
   protected TestNode startNode(String nodeId) throws Exception {
+    Built built = buildNode(nodeId);
+    built.node().node().start().get(TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    return serve(built);
+  }
+
+  /** A node built for this class's cluster, not started, with its scheduler and metrics. */
+  protected record Built(NodeUnderTest node, SystemScheduler scheduler, MetricRegistry metrics) {}
+
+  protected Built buildNode(String nodeId) throws Exception {
     SystemScheduler scheduler = new SystemScheduler("test-" + nodeId, 2);
     MetricRegistry metrics = new MetricRegistry();
     NodeSpec spec =
@@ -101,13 +110,16 @@ public abstract class ApiTestBase {
             capabilities(),
             EngineConfig.defaults(nodeId).withDrainTimeout(Duration.ofMillis(500)),
             RecoveryConfig.defaults());
-    NodeUnderTest built = createNode(spec);
-    built.node().start().get(TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
-    NodeReadiness readiness = new NodeReadiness(built.node());
+    return new Built(createNode(spec), scheduler, metrics);
+  }
+
+  /** Serves a built node's HTTP API on a free port; it is closed after the class. */
+  protected TestNode serve(Built built) {
+    NodeReadiness readiness = new NodeReadiness(built.node().node());
     HttpApi api =
         HttpApi.builder()
-            .node(built.node())
-            .metrics(metrics)
+            .node(built.node().node())
+            .metrics(built.metrics())
             .readiness(readiness)
             .settings(
                 HttpSettings.defaults()
@@ -116,7 +128,8 @@ public abstract class ApiTestBase {
                     .withStreamHeartbeat(Duration.ofMillis(200)))
             .version("test-version")
             .start();
-    TestNode testNode = new TestNode(built, scheduler, metrics, api, readiness);
+    TestNode testNode =
+        new TestNode(built.node(), built.scheduler(), built.metrics(), api, readiness);
     started.add(testNode);
     return testNode;
   }

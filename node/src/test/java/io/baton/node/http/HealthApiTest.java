@@ -1,10 +1,12 @@
 package io.baton.node.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.engine.StartupRecoveryFailedException;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +71,27 @@ public class HealthApiTest extends ApiTestBase {
       outage.down(false);
     }
     assertThat(http.get("/health/ready").status()).isEqualTo(200);
+  }
+
+  @Test
+  void liveness_answers_503_with_the_reason_once_startup_recovery_failed() throws Exception {
+    NodeUnderTest.StoreOutage outage = node.storeOutage();
+    assumeTrue(outage != null, "the backend cannot cut its store off");
+    Built built = buildNode(nodeId("unrecovered"));
+    outage.down(true);
+    try {
+      assertThatThrownBy(() -> built.node().node().start().get())
+          .hasCauseInstanceOf(StartupRecoveryFailedException.class);
+    } finally {
+      outage.down(false);
+    }
+
+    Reply live = serve(built).calls().get("/health/live");
+    assertThat(live.status()).isEqualTo(503);
+    assertThat(live.json().get("status").asText()).isEqualTo("DOWN");
+    assertThat(live.json().get("reasons").get(0).asText())
+        .contains("failed to recover its runs at startup")
+        .contains("does not answer");
   }
 
   @Test

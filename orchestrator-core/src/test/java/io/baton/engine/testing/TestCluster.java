@@ -62,6 +62,14 @@ public final class TestCluster implements AutoCloseable {
 
   /** Builds and starts a node; returns once it is ready. */
   public OrchestratorNode start(String nodeId) {
+    var started = startAsync(nodeId);
+    scheduler.runUntil(started::isDone, Duration.ofMinutes(1));
+    started.join();
+    return nodes.get(nodeId);
+  }
+
+  /** Builds a node and starts it; the future completes when it is ready, or fails. */
+  public java.util.concurrent.CompletableFuture<Void> startAsync(String nodeId) {
     OrchestratorNode node =
         OrchestratorNode.builder()
             .config(engineConfig.apply(EngineConfig.defaults(nodeId)))
@@ -76,10 +84,7 @@ public final class TestCluster implements AutoCloseable {
             .ids(() -> new UUID(ids.nextLong(), ids.nextLong()))
             .build();
     nodes.put(nodeId, node);
-    var started = node.start();
-    scheduler.runUntil(started::isDone, Duration.ofMinutes(1));
-    started.join();
-    return node;
+    return node.start();
   }
 
   public OrchestratorNode node(String nodeId) {
