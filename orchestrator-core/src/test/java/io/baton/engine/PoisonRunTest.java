@@ -67,7 +67,7 @@ class PoisonRunTest {
 
   @Test
   void poison_roots_are_set_aside_and_every_other_orphan_is_adopted() {
-    cluster.engineConfig(c -> c.withMaxConcurrentRuns(3));
+    cluster.engineConfig(c -> c.withMaxConcurrentRuns(c.nodeId().equals("node-b") ? 3 : 10));
     cluster.start("node-a");
     cluster.start("node-b");
     List<UUID> runs = runsOnNodeA(6);
