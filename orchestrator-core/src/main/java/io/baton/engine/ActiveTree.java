@@ -28,6 +28,9 @@ final class ActiveTree {
   final UUID rootId;
   final long token;
 
+  /** The lease epoch the tree was adopted in (see Engine#leaseEpoch). */
+  final long epoch;
+
   /**
    * Whether this node holds a run key for the tree (claimed trees) or runs it on its node token.
    */
@@ -62,9 +65,15 @@ final class ActiveTree {
   boolean retired;
 
   ActiveTree(
-      UUID rootId, long token, boolean keyed, TreeState state, Map<String, Flow> flowsByHash) {
+      UUID rootId,
+      long token,
+      long epoch,
+      boolean keyed,
+      TreeState state,
+      Map<String, Flow> flowsByHash) {
     this.rootId = rootId;
     this.token = token;
+    this.epoch = epoch;
     this.keyed = keyed;
     this.state = state;
     this.flowsByHash = new HashMap<>(flowsByHash);

@@ -264,7 +264,7 @@ public final class Engine {
             unreserve(rootId);
             return;
           }
-          ActiveTree tree = new ActiveTree(rootId, token, keyed, state, flowsByHash);
+          ActiveTree tree = new ActiveTree(rootId, token, epoch, keyed, state, flowsByHash);
           tree.inbox.addAll(signals);
           ActiveTree previous = trees.put(rootId, tree);
           if (previous != null) {
@@ -386,6 +386,14 @@ public final class Engine {
 
   void drive(ActiveTree tree) {
     driver.drive(tree);
+  }
+
+  /**
+   * Whether the tree was adopted under the node's current lease. A tree of a lost lease is dropped
+   * at once, even when the lease was granted afresh before the drop came round on the loop.
+   */
+  boolean current(ActiveTree tree) {
+    return tree.epoch == leaseEpoch.get() || Defect.ADOPT_AFTER_LOST.isActive();
   }
 
   void driveLater(ActiveTree tree) {

@@ -33,6 +33,10 @@ final class TreeDriver {
     if (tree.retired) {
       return;
     }
+    if (!engine.current(tree)) {
+      engine.retire(tree, false);
+      return;
+    }
     Instant now = engine.scheduler.now();
     signals.apply(tree, now);
     invoker.invokeStarted(tree);
