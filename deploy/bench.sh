@@ -6,7 +6,8 @@
 #   deploy/bench.sh [engine|recovery|memory|handoff|failover|all]
 #
 # System properties tune sizes: -Dbaton.bench.size=10000 (recovery, memory),
-# -Dbaton.bench.runs=50000 -Dbaton.bench.window=2000 (engine),
+# -Dbaton.bench.runs=50000 -Dbaton.bench.window=2000 -Dbaton.bench.policy=fail (engine; the
+# last runs the flow with recovery: fail, whose steps also journal their starts),
 # -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),
 # passed as extra arguments after the benchmark's name.
 set -euo pipefail

@@ -24,7 +24,9 @@ import java.util.UUID;
  * What a node journals when it claims a tree, and whether it then executes it. Terminal trees are
  * never touched (except a resume of a failed, recoverable one); a RUNNING tree whose owner stopped
  * while one of its steps may have been executing is resumed, failed or cancelled as its flow's
- * recovery policy says, and one handed over between steps simply continues.
+ * recovery policy says, and one handed over between steps simply continues. A claim made to wake or
+ * start a run leaves it alone if it is RUNNING by then: another node woke or started it and
+ * executes it.
  *
  * @param events run ids and events, in journal order; empty when there is nothing to do
  */
@@ -35,10 +37,15 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
     return new ClaimDecision(List.of(), false, ClaimOutcome.NOTHING_TO_DO);
   }
 
+  /**
+   * @param lostBy the node the claimer believes lost the tree (its lease ended), or null when the
+   *     claim is not about a lost tree
+   */
   static ClaimDecision decide(
       String nodeId,
       long token,
       ClaimReason reason,
+      String lostBy,
       TreeState tree,
       Flow rootFlow,
       boolean hasSignals,
@@ -59,8 +66,22 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
               RunStatus.PENDING,
               "started by node " + nodeId);
       case WAITING -> woken(nodeId, token, reason, tree, hasSignals, now);
-      case RUNNING -> interrupted(nodeId, token, reason, tree, rootFlow, now);
+      case RUNNING ->
+          executing(reason, lostBy, tree)
+              ? nothing()
+              : interrupted(nodeId, token, reason, tree, rootFlow, now);
     };
+  }
+
+  /**
+   * Whether a RUNNING tree is in its owner's hands after all: someone woke or started it since the
+   * claimer looked (a wake or pending claim), or the lease that ended was not the one that fences
+   * it (a stray run key of another node expired; the owner named in the journal is another).
+   */
+  private static boolean executing(ClaimReason reason, String lostBy, TreeState tree) {
+    return reason == ClaimReason.WAKE
+        || reason == ClaimReason.PENDING
+        || (lostBy != null && !lostBy.isEmpty() && !lostBy.equals(tree.owner()));
   }
 
   private static RunClaimed claim(String nodeId, long token, TreeState tree, ClaimReason reason) {
@@ -104,12 +125,10 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
    */
   private static ClaimDecision interrupted(
       String nodeId, long token, ClaimReason reason, TreeState tree, Flow rootFlow, Instant now) {
-    ClaimReason why =
-        reason == ClaimReason.PENDING || reason == ClaimReason.WAKE ? ClaimReason.ORPHAN : reason;
     RunState root = tree.root();
     String previous = tree.owner() == null ? "(none)" : tree.owner();
     List<Planned> events = new ArrayList<>();
-    events.add(new Planned(root.runId(), claim(nodeId, token, tree, why)));
+    events.add(new Planned(root.runId(), claim(nodeId, token, tree, reason)));
     List<String> inFlight = Interruptions.inFlight(tree);
     boolean interrupted = Interruptions.tracked(rootFlow) && !inFlight.isEmpty();
     if (!interrupted && !Defect.POLICY_ON_EVERY_ADOPTION.isActive()) {

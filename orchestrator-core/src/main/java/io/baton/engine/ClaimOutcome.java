@@ -8,7 +8,7 @@ public enum ClaimOutcome {
   SETTLED,
   /** Nothing to do: the tree is finished, not due, or unknown; the lease was released. */
   NOTHING_TO_DO,
-  /** Another live node owns the tree (the recorded owner was healed). */
+  /** Another live node holds the tree's run key. */
   OWNED_ELSEWHERE,
   /** This node is full or draining. */
   NO_CAPACITY,

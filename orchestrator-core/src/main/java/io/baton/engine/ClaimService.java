@@ -55,8 +55,11 @@ public final class ClaimService {
     return setAside;
   }
 
-  /** Why the node claims, and the lease epoch its tokens come from (see Engine#leaseEpoch). */
-  private record Claim(ClaimReason reason, long epoch) {}
+  /**
+   * Why the node claims, the lease epoch its tokens come from (see Engine#leaseEpoch), and for
+   * trees it believes lost, the node that lost each.
+   */
+  private record Claim(ClaimReason reason, long epoch, Map<UUID, String> lostBy) {}
 
   /** A tree loaded for a claim, or why it cannot be loaded here ({@code poison}). */
   private record Loaded(
@@ -78,6 +81,24 @@ public final class ClaimService {
    */
   public CompletableFuture<Map<UUID, ClaimOutcome>> claim(
       Collection<UUID> roots, ClaimReason reason, boolean beyondCapacity) {
+    return claim(roots, reason, beyondCapacity, Map.of());
+  }
+
+  /**
+   * Claims trees that the given nodes lost (their lease ended): root to the node that lost it. A
+   * RUNNING tree whose journal names another owner is left alone: the lease that ended was not the
+   * one that fences it.
+   */
+  public CompletableFuture<Map<UUID, ClaimOutcome>> claimLost(
+      Map<UUID, String> lostBy, ClaimReason reason) {
+    return claim(lostBy.keySet(), reason, false, Map.copyOf(lostBy));
+  }
+
+  private CompletableFuture<Map<UUID, ClaimOutcome>> claim(
+      Collection<UUID> roots,
+      ClaimReason reason,
+      boolean beyondCapacity,
+      Map<UUID, String> lostBy) {
     Map<UUID, ClaimOutcome> outcomes = new ConcurrentHashMap<>();
     List<UUID> reserved = new ArrayList<>();
     for (UUID root : roots) {
@@ -106,7 +127,8 @@ public final class ClaimService {
                     .update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS))
         .handle(
             (results, failure) ->
-                afterAcquire(reserved, results, failure, new Claim(reason, epoch), outcomes))
+                afterAcquire(
+                    reserved, results, failure, new Claim(reason, epoch, lostBy), outcomes))
         .thenCompose(all -> all)
         .thenApply(done -> clearSetAside(outcomes));
   }
@@ -140,7 +162,7 @@ public final class ClaimService {
       } else if (results.get(root) instanceof AcquireResult.Acquired acquired) {
         tokens.put(root, acquired.token());
       } else {
-        outcome = ownedElsewhere(root, (AcquireResult.OwnedBy) results.get(root));
+        outcome = ownedElsewhere(root);
       }
       if (outcome != null) {
         each.add(outcome.thenAccept(o -> outcomes.put(root, o)));
@@ -161,14 +183,13 @@ public final class ClaimService {
     return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
   }
 
-  private CompletableFuture<ClaimOutcome> ownedElsewhere(UUID root, AcquireResult.OwnedBy owned) {
+  /**
+   * Another node holds the run key. The run's row is left as it is: its recorded owner follows the
+   * journal's last claim, and the key's holder may not be the tree's owner at all (a key acquired
+   * for a claim that found nothing to do and whose release failed).
+   */
+  private CompletableFuture<ClaimOutcome> ownedElsewhere(UUID root) {
     engine.unreserve(root);
-    engine.io.call(
-        "heal owner",
-        () -> {
-          metadata.healOwner(root, owned.owner());
-          return null;
-        });
     return CompletableFuture.completedFuture(ClaimOutcome.OWNED_ELSEWHERE);
   }
 
@@ -198,6 +219,7 @@ public final class ClaimService {
               engine.nodeId(),
               token,
               claim.reason(),
+              claim.lostBy().get(root),
               loaded.tree(),
               rootFlow,
               !loaded.signals().isEmpty(),

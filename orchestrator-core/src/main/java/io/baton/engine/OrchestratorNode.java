@@ -203,20 +203,18 @@ public final class OrchestratorNode implements AutoCloseable {
         cause);
     return engine
         .dropAll("startup recovery failed")
-        .thenCompose(dropped -> io.call("release the lease", this::revokeQuietly))
+        .thenCompose(
+            dropped ->
+                io.call(
+                    "release the lease",
+                    () -> {
+                      releaseAnnounced();
+                      return null;
+                    }))
         .handle(
             (released, ignored) -> {
               throw new CompletionException(new StartupRecoveryFailedException(nodeId(), cause));
             });
-  }
-
-  private Void revokeQuietly() {
-    try {
-      leases.releaseAll();
-    } catch (RuntimeException unreachable) {
-      log.warn("node {}: could not revoke its lease: {}", nodeId(), unreachable.toString());
-    }
-    return null;
   }
 
   /** Why startup recovery failed, once the node is {@link Phase#FAILED}. */
@@ -279,10 +277,7 @@ public final class OrchestratorNode implements AutoCloseable {
                             "node {}: drain timed out; releasing runs with steps still running",
                             nodeId());
                       }
-                      if (info != null) {
-                        leases.announce(info.asDraining());
-                      }
-                      leases.releaseAll();
+                      releaseAnnounced();
                       return null;
                     }))
         .thenCompose(released -> engine.dropAll("released at shutdown"))
@@ -291,6 +286,24 @@ public final class OrchestratorNode implements AutoCloseable {
               phase.set(Phase.STOPPED);
               log.info("node {} stopped", nodeId());
             });
+  }
+
+  /**
+   * Announces the node as draining and revokes its lease. A lease already lost, or a lease service
+   * that cannot be reached, ends the same way, only later: the lease expires after its TTL.
+   */
+  private void releaseAnnounced() {
+    try {
+      if (info != null) {
+        leases.announce(info.asDraining());
+      }
+      leases.releaseAll();
+    } catch (RuntimeException unreachable) {
+      log.warn(
+          "node {}: could not release its lease ({}); it expires after its TTL",
+          nodeId(),
+          unreachable.toString());
+    }
   }
 
   /** Stops without draining or releasing, as if the process died (the lease expires later). */

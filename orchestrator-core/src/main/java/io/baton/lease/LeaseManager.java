@@ -89,8 +89,13 @@ public interface LeaseManager extends AutoCloseable {
   /** The run's current lease, if anyone holds it. */
   Optional<RunLease> getLease(UUID runId);
 
+  /** The nodes whose lease is alive, with the lease service's revision at that read. */
+  LiveNodes liveNodes();
+
   /** The nodes whose lease is alive. */
-  List<NodeInfo> listNodes();
+  default List<NodeInfo> listNodes() {
+    return liveNodes().nodes();
+  }
 
   /**
    * Pushes, from now on, runs whose owner's lease expired or was revoked. A run released one by one

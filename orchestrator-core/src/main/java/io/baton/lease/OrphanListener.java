@@ -13,9 +13,12 @@ public interface OrphanListener {
   /**
    * A node's lease expired or was revoked ({@code handoff}: in a graceful shutdown). The runs it
    * created and started under its node token hold no run key, so they are orphaned too: the caller
-   * finds them among the runs recorded as that node's.
+   * finds them among the runs recorded as that node's. {@code revision} is the lease service's
+   * revision of the node key's deletion: every token of the lease that ended is below it, and every
+   * token of a lease the same node is granted afterwards is above it, so the caller must claim only
+   * runs fenced below it (the node may already run new ones under a fresh lease).
    */
-  default void onNodeGone(String nodeId, boolean handoff) {}
+  default void onNodeGone(String nodeId, boolean handoff, long revision) {}
 
   /**
    * Orphans may have been missed (the watch could not resume where it stopped, for example because

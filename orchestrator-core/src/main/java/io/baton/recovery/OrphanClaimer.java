@@ -7,6 +7,7 @@ import io.baton.internal.Defect;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.RunStatus;
 import io.baton.lease.LeaseManager;
+import io.baton.lease.LiveNodes;
 import io.baton.lease.NodeInfo;
 import io.baton.lease.Orphan;
 import io.baton.lease.OrphanListener;
@@ -15,10 +16,10 @@ import io.baton.store.MetadataStore;
 import io.baton.store.RunRecord;
 import io.baton.time.Scheduler;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -29,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * Adopts runs nobody executes. Orphans pushed by the lease service's watch are claimed at once
  * (after a stagger that grows with this node's load, so the least loaded nodes claim first); a
  * periodic pass every {@code checkInterval} is the safety net: runs recorded as owned by this node
- * that it does not execute, RUNNING runs of nodes absent from the live list, parked runs that fell
- * due and pending runs, at most {@code maxClaimsPerCheck} per pass and never beyond this node's
- * free capacity. Racing nodes learn {@code OwnedBy} from the lease service, heal the recorded
- * owner, and move on. Thread-safe; start once, {@link #stop()} is idempotent.
+ * that it does not execute, RUNNING runs of nodes absent from the live list (fenced below the
+ * revision the list was read at), parked runs that fell due and pending runs, at most {@code
+ * maxClaimsPerCheck} per pass and never beyond this node's free capacity. Racing nodes learn {@code
+ * OwnedBy} from the lease service, heal the recorded owner, and move on. Thread-safe; start once,
+ * {@link #stop()} is idempotent.
  */
 public final class OrphanClaimer implements OrphanListener {
   private static final Logger log = LoggerFactory.getLogger(OrphanClaimer.class);
@@ -94,10 +96,10 @@ public final class OrphanClaimer implements OrphanListener {
     if (!running) {
       return;
     }
-    List<UUID> handoffs = new ArrayList<>();
-    List<UUID> expired = new ArrayList<>();
+    Map<UUID, String> handoffs = new LinkedHashMap<>();
+    Map<UUID, String> expired = new LinkedHashMap<>();
     for (Orphan orphan : orphans) {
-      (orphan.handoff() ? handoffs : expired).add(orphan.runId());
+      (orphan.handoff() ? handoffs : expired).put(orphan.runId(), orphan.previousOwner());
     }
     Duration stagger = stagger();
     scheduler.schedule(
@@ -108,10 +110,12 @@ public final class OrphanClaimer implements OrphanListener {
         });
   }
 
-  private void claimPushed(List<UUID> roots, ClaimReason reason) {
-    List<UUID> claimable = roots.stream().filter(root -> !excluded(root)).toList();
+  /** Claims trees their owners lost (root to the node that lost it), but not those set aside. */
+  private void claimPushed(Map<UUID, String> lostBy, ClaimReason reason) {
+    Map<UUID, String> claimable = new LinkedHashMap<>(lostBy);
+    claimable.keySet().removeIf(this::excluded);
     if (!claimable.isEmpty() && running) {
-      claims.claim(claimable, reason);
+      claims.claimLost(claimable, reason);
     }
   }
 
@@ -121,23 +125,29 @@ public final class OrphanClaimer implements OrphanListener {
 
   /**
    * A node is gone: the runs it started on its node token hold no run key, so they are found among
-   * the RUNNING runs recorded as its own (one indexed query) and claimed like pushed orphans.
+   * the RUNNING runs recorded as its own (one indexed query) and claimed like pushed orphans. Only
+   * runs fenced below the revision at which its node key went away: by the time this node looks,
+   * the other node may hold a fresh lease and run new runs under it.
    */
   @Override
-  public void onNodeGone(String nodeId, boolean handoff) {
+  public void onNodeGone(String nodeId, boolean handoff, long revision) {
     if (!running || nodeId.equals(engine.nodeId())) {
       return;
     }
+    long fencedBelow = Defect.CLAIMS_ACROSS_LEASES.isActive() ? Long.MAX_VALUE : revision;
     scheduler.schedule(
         stagger(),
         () ->
             io.call(
                     "find runs of node " + nodeId,
                     () ->
-                        metadata.findRootsOwnedBy(
-                            nodeId, RunStatus.RUNNING, config.maxStartupRecovery()))
+                        metadata.findRunningRootsFencedBelow(
+                            nodeId, fencedBelow, config.maxStartupRecovery()))
                 .thenAccept(
-                    roots -> claimPushed(roots, handoff ? ClaimReason.HANDOFF : ClaimReason.ORPHAN))
+                    roots ->
+                        claimPushed(
+                            lostBy(roots, nodeId),
+                            handoff ? ClaimReason.HANDOFF : ClaimReason.ORPHAN))
                 .exceptionally(
                     failure -> {
                       log.warn(
@@ -146,6 +156,12 @@ public final class OrphanClaimer implements OrphanListener {
                           failure.toString());
                       return null;
                     }));
+  }
+
+  private static Map<UUID, String> lostBy(List<UUID> roots, String nodeId) {
+    Map<UUID, String> lost = new LinkedHashMap<>();
+    roots.forEach(root -> lost.put(root, nodeId));
+    return lost;
   }
 
   @Override
@@ -199,7 +215,8 @@ public final class OrphanClaimer implements OrphanListener {
             });
   }
 
-  private record Candidates(List<UUID> interrupted, List<UUID> due, List<UUID> pending) {}
+  /** What a pass may claim; {@code interrupted} maps each root to the node that lost it. */
+  private record Candidates(Map<UUID, String> interrupted, List<UUID> due, List<UUID> pending) {}
 
   /**
    * What this pass may claim, at most {@code budget} of each kind. Roots set aside as unloadable
@@ -209,34 +226,40 @@ public final class OrphanClaimer implements OrphanListener {
   private Candidates candidates() {
     int budget = Math.min(config.maxClaimsPerCheck(), engine.freeCapacity());
     if (budget == 0) {
-      return new Candidates(List.of(), List.of(), List.of());
+      return new Candidates(Map.of(), List.of(), List.of());
     }
     Set<UUID> aside =
         Defect.NO_POISON_ISOLATION.isActive() ? Set.of() : claims.setAside().excluded();
     int window = budget + Math.min(aside.size(), MAX_SET_ASIDE_SKIPPED);
+    LiveNodes liveNodes = leases.liveNodes();
     Set<String> live = new HashSet<>();
-    for (NodeInfo node : leases.listNodes()) {
+    for (NodeInfo node : liveNodes.nodes()) {
       live.add(node.nodeId());
     }
     live.add(engine.nodeId());
-    Set<UUID> interrupted = new LinkedHashSet<>();
+    Map<UUID, String> interrupted = new LinkedHashMap<>();
     for (UUID own : metadata.findRootsOwnedBy(engine.nodeId(), RunStatus.RUNNING, window)) {
       if (!engine.owns(own)) {
-        interrupted.add(own);
+        interrupted.put(own, engine.nodeId());
       }
     }
     for (RunRecord dead : metadata.findRunningRootsOutside(live, window)) {
-      interrupted.add(dead.runId());
+      // a run fenced at or after the read was started by a node that announced itself since
+      if (dead.ownerToken() < liveNodes.revision() || Defect.CLAIMS_ACROSS_LEASES.isActive()) {
+        interrupted.put(dead.runId(), dead.orchestratorId());
+      }
     }
-    interrupted.removeAll(aside);
+    interrupted.keySet().removeAll(aside);
     return new Candidates(
         limit(interrupted, budget),
         limit(metadata.findDueWaitingRoots(scheduler.now(), window), aside, budget),
         limit(metadata.findPendingRoots(window), aside, budget));
   }
 
-  private static List<UUID> limit(Set<UUID> ids, int max) {
-    return ids.stream().limit(max).toList();
+  private static Map<UUID, String> limit(Map<UUID, String> lostBy, int max) {
+    Map<UUID, String> limited = new LinkedHashMap<>();
+    lostBy.entrySet().stream().limit(max).forEach(e -> limited.put(e.getKey(), e.getValue()));
+    return limited;
   }
 
   private static List<UUID> limit(List<UUID> ids, Set<UUID> aside, int max) {
@@ -245,14 +268,14 @@ public final class OrphanClaimer implements OrphanListener {
 
   private CompletableFuture<Void> claimCandidates(Candidates found) {
     int budget = Math.min(config.maxClaimsPerCheck(), engine.freeCapacity());
-    List<UUID> interrupted = found.interrupted().stream().limit(budget).toList();
+    Map<UUID, String> interrupted = limit(found.interrupted(), budget);
     budget -= interrupted.size();
     List<UUID> due = found.due().stream().limit(Math.max(0, budget)).toList();
     budget -= due.size();
     int forNewWork = Math.min(budget, engine.freeCapacityForNewWork() - due.size());
     List<UUID> pending = found.pending().stream().limit(Math.max(0, forNewWork)).toList();
     return CompletableFuture.allOf(
-        claims.claim(interrupted, ClaimReason.ORPHAN),
+        claims.claimLost(interrupted, ClaimReason.ORPHAN),
         claims.claim(due, ClaimReason.WAKE),
         claims.claim(pending, ClaimReason.PENDING));
   }

@@ -66,6 +66,11 @@ public abstract class ForwardingMetadataStore implements MetadataStore {
   }
 
   @Override
+  public List<UUID> findRunningRootsFencedBelow(String nodeId, long fencedBelow, int limit) {
+    return delegate.findRunningRootsFencedBelow(nodeId, fencedBelow, limit);
+  }
+
+  @Override
   public List<RunRecord> findRunningRootsOutside(Collection<String> liveNodes, int limit) {
     return delegate.findRunningRootsOutside(liveNodes, limit);
   }
@@ -88,11 +93,6 @@ public abstract class ForwardingMetadataStore implements MetadataStore {
   @Override
   public Map<RunStatus, Long> countRunsByStatus() {
     return delegate.countRunsByStatus();
-  }
-
-  @Override
-  public void healOwner(UUID rootRunId, String nodeId) {
-    delegate.healOwner(rootRunId, nodeId);
   }
 
   @Override

@@ -48,6 +48,13 @@ public interface MetadataStore {
   List<UUID> findRootsOwnedBy(String nodeId, RunStatus status, int limit);
 
   /**
+   * RUNNING root runs recorded as owned by {@code nodeId} whose fence ({@code ownerToken}) is below
+   * {@code fencedBelow}: the runs an ended lease of the node held, leaving out those a later lease
+   * of the same node started or adopted (whose tokens are all larger).
+   */
+  List<UUID> findRunningRootsFencedBelow(String nodeId, long fencedBelow, int limit);
+
+  /**
    * RUNNING root runs whose recorded owner is none of {@code liveNodes} (the runs of dead nodes),
    * with their recorded owner.
    */
@@ -64,12 +71,6 @@ public interface MetadataStore {
 
   /** How many runs (roots and subflows) have each status. */
   Map<RunStatus, Long> countRunsByStatus();
-
-  /**
-   * Writes {@code nodeId} as the recorded owner of a non-terminal root without touching its fence
-   * token: the claimer's self-healing when it learns the true owner from the lease service.
-   */
-  void healOwner(UUID rootRunId, String nodeId);
 
   // --- signals -------------------------------------------------------------------------------
 

@@ -74,8 +74,23 @@ public final class EngineThroughput {
       """;
 
   /**
+   * The same flow with {@code recovery: fail}: each step's start is journaled too (an append before
+   * each step), so that an adopter can tell an interrupted step from a quiet hand-off.
+   */
+  public static final String FLOW_FAIL_POLICY =
+      FLOW.replace("name: bench-3\n", "name: bench-3\nrecovery: fail\n");
+
+  /**
+   * The flow {@code -Dbaton.bench.policy=fail} asks for ({@link #FLOW_FAIL_POLICY}), else {@link
+   * #FLOW}.
+   */
+  public static String flowOfProperty() {
+    return "fail".equals(System.getProperty("baton.bench.policy")) ? FLOW_FAIL_POLICY : FLOW;
+  }
+
+  /**
    * Runs {@code runs} 3-step runs with at most {@code window} in flight, after {@code warmup} runs
-   * that are not counted.
+   * that are not counted; the flow is {@link #flowOfProperty()}.
    */
   public static Figures measure(
       Stores stores,
@@ -105,7 +120,7 @@ public final class EngineThroughput {
               .io(n -> new BatchingEngineIo(committer, lease, 4))
               .build();
       node.start().get(30, TimeUnit.SECONDS);
-      node.orchestrator().applyFlow(FLOW, "bench-3.yaml");
+      node.orchestrator().applyFlow(flowOfProperty(), "bench-3.yaml");
       drive(node, warmup, window);
       long retriesBefore = metrics.counter(EngineMetrics.JOURNAL_RETRIES).getCount();
       long start = System.nanoTime();

@@ -74,6 +74,7 @@ public abstract class LeaseManagerComplianceSuite {
     final List<Orphan> orphans = new CopyOnWriteArrayList<>();
     final List<String> gaps = new CopyOnWriteArrayList<>();
     final List<String> nodesGone = new CopyOnWriteArrayList<>();
+    final Map<String, Long> goneAt = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public void onOrphans(List<Orphan> batch) {
@@ -81,8 +82,9 @@ public abstract class LeaseManagerComplianceSuite {
     }
 
     @Override
-    public void onNodeGone(String nodeId, boolean handoff) {
+    public void onNodeGone(String nodeId, boolean handoff, long revision) {
       nodesGone.add(nodeId + (handoff ? " handoff" : " expired"));
+      goneAt.put(nodeId, revision);
     }
 
     @Override
@@ -308,6 +310,38 @@ public abstract class LeaseManagerComplianceSuite {
       assertThat(token(b.acquire(first))).isGreaterThan(tokenA);
       assertThat(watcher.count(first)).isEqualTo(1);
     }
+  }
+
+  @Test
+  void a_gone_nodes_revision_is_above_its_lease_tokens_and_below_those_of_its_next_lease() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      long nodeToken = a.nodeToken();
+      long runToken = token(a.acquire(UUID.randomUUID()));
+
+      cluster.expire(a);
+      cluster.await("node-a gone", () -> watcher.goneAt.containsKey("node-a"));
+      long gone = watcher.goneAt.get("node-a");
+      assertThat(gone).isGreaterThan(nodeToken).isGreaterThan(runToken);
+
+      LeaseManager again = node("node-a");
+      assertThat(again.nodeToken()).isGreaterThan(gone);
+      assertThat(token(again.acquire(UUID.randomUUID()))).isGreaterThan(gone);
+    }
+  }
+
+  @Test
+  void a_node_announced_after_a_live_nodes_read_has_a_node_token_above_its_revision() {
+    LeaseManager a = node("node-a");
+    LiveNodes read = a.liveNodes();
+    assertThat(read.nodes()).extracting(NodeInfo::nodeId).contains("node-a");
+    assertThat(a.nodeToken()).isLessThanOrEqualTo(read.revision());
+
+    LeaseManager later = node("node-later");
+    assertThat(read.nodes()).extracting(NodeInfo::nodeId).doesNotContain("node-later");
+    assertThat(later.nodeToken()).isGreaterThan(read.revision());
   }
 
   @Test

@@ -9,11 +9,6 @@ import io.baton.engine.testing.TestCapabilities;
 import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Flow;
 import io.baton.journal.RunStatus;
-import io.baton.journal.WaitReason;
-import io.baton.journal.replay.Replay;
-import io.baton.journal.replay.RunState;
-import io.baton.journal.replay.StepState;
-import io.baton.journal.replay.StepStatus;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
 import io.baton.recovery.RecoveryConfig;
@@ -28,6 +23,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
@@ -60,15 +57,30 @@ final class ClusterSimulation {
     PARTITION,
     STORE_DOWN,
     WATCH_LOST,
-    CALL_FAILURES
+    CALL_FAILURES,
+    /** The node's lease ends at the service while the node runs on; it finds out when it renews. */
+    REGRANT,
+    /** The node's tasks lag by up to seconds (CPU starved): it reacts late to what it is told. */
+    SLOW_NODE,
+    /** For a while, the node often loses its lease right after a claim or submit took a token. */
+    LEASE_LOST_MIDWAY,
+    /**
+     * Runs the node executes become undecodable for every node; a thousand stale signals pile up
+     * for them; the node dies.
+     */
+    POISON
   }
 
   private final class SimNode {
     final String id;
     SimScheduler view;
+    SimLeaseManager leases;
     OrchestratorNode node;
     MetricRegistry metrics = new MetricRegistry();
     boolean down;
+
+    /** Draining: down for clients, but its process runs until the drain ends. */
+    boolean draining;
 
     SimNode(String id) {
       this.id = id;
@@ -101,11 +113,14 @@ final class ClusterSimulation {
   private final Stores base = InMemoryStores.create(global.clock());
   private final AuditingJournal audit;
   private final Set<String> grants = new HashSet<>();
+  private final LeaseLedger ledger = new LeaseLedger();
+  private final Set<String> failFlows = new HashSet<>();
+  private final SimOracle oracle;
   private final TestCapabilities capabilities = new TestCapabilities();
   private final io.baton.capability.CapabilityRegistry registry = capabilities.registry(global);
   private final List<SimNode> nodes = new ArrayList<>();
   private final List<Submission> submissions = new ArrayList<>();
-  private final Map<String, Instant> answered = new HashMap<>();
+  private final SimPeople people;
   private int faultCount;
   private long fencedOutOfRetired;
   private long claimsOfRetired;
@@ -116,6 +131,17 @@ final class ClusterSimulation {
     this.faults = new SimFaults(new Random(seed * 31 + 7), global::now);
     this.audit =
         new AuditingJournal(brokenFence ? new BrokenFenceJournal(base.journal()) : base.journal());
+    this.oracle =
+        new SimOracle(
+            base, leaseService, ledger, failFlows, global::now, audit::appendedWithAClaim);
+    audit.onClaim(oracle::claimed);
+    this.people =
+        new SimPeople(
+            global,
+            new Random(seed * 17 + 3),
+            base,
+            () -> submissions.stream().map(s -> s.runId).filter(Objects::nonNull).toList(),
+            () -> Optional.ofNullable(anyUsable()).map(sim -> sim.node.orchestrator()));
   }
 
   static Result run(long seed, boolean brokenFence) {
@@ -132,7 +158,7 @@ final class ClusterSimulation {
     registerFlows();
     scheduleFaults();
     global.schedule(FAULT_WINDOW, this::heal);
-    scheduleOperator();
+    people.startOperator(this::finished);
     List<String> violations = new ArrayList<>();
     try {
       global.runUntil(this::finished, TIME_LIMIT);
@@ -141,6 +167,7 @@ final class ClusterSimulation {
     }
     violations.addAll(audit.violations);
     violations.addAll(SimInvariants.check(base, grants, submissionKeys(), acknowledged()));
+    violations.addAll(oracle.check(roots()));
     return new Result(seed, violations, stats());
   }
 
@@ -150,10 +177,24 @@ final class ClusterSimulation {
     sim.view = new SimScheduler(global, new Random(random.nextLong()), 5);
     sim.down = false;
     Stores stores =
-        new Stores(new FaultyJournal(sim.id, audit, faults), base.metadata(), base.blobs(), null);
+        new Stores(
+            new FaultyJournal(sim.id, audit, faults),
+            new FaultyMetadata(sim.id, base.metadata(), faults),
+            base.blobs(),
+            null);
+    InMemoryLeaseManager lease = new InMemoryLeaseManager(sim.id, TTL, leaseService, sim.view);
     SimLeaseManager leases =
         new SimLeaseManager(
-            new InMemoryLeaseManager(sim.id, TTL, leaseService, sim.view), faults, grants);
+            lease,
+            faults,
+            grants,
+            ledger,
+            () -> {
+              leaseService.expire(sim.id);
+              lease.heartbeat();
+            },
+            sim.view);
+    sim.leases = leases;
     Random nodeRandom = new Random(random.nextLong());
     sim.node =
         OrchestratorNode.builder()
@@ -165,7 +206,11 @@ final class ClusterSimulation {
             .scheduler(sim.view)
             .stores(stores)
             .leases(leases)
-            .capabilities(registry)
+            .capabilities(
+                ObservedCapabilities.of(
+                    registry,
+                    invocation ->
+                        oracle.invoked(sim.id, new SimOracle.NodeView(leases.state()), invocation)))
             .flowReader(TestFlows.READER)
             .metrics(sim.metrics)
             .random(nodeRandom)
@@ -175,6 +220,10 @@ final class ClusterSimulation {
                     new SimIo(
                         sim.view, stores.journal(), leases, new Random(nodeRandom.nextLong())))
             .build();
+    OrchestratorNode node = sim.node;
+    node.engine()
+        .addListener(
+            people.approverFor(node.orchestrator(), () -> sim.node == node && sim.usable()));
     sim.node.start();
   }
 
@@ -184,8 +233,11 @@ final class ClusterSimulation {
     sim.node.leases().close();
   }
 
+  /** Starts a down node again; one still draining is restarted once its process has exited. */
   private void restart(SimNode sim) {
-    if (sim.down) {
+    if (sim.draining) {
+      global.schedule(Duration.ofSeconds(1), () -> restart(sim));
+    } else if (sim.down) {
       countRetired(sim);
       start(sim);
     }
@@ -206,6 +258,9 @@ final class ClusterSimulation {
 
   private void registerFlows() {
     List<Flow> flows = SimWorkload.flows(random);
+    flows.stream()
+        .filter(f -> f.definition().recovery() == io.baton.flow.RecoveryPolicy.FAIL)
+        .forEach(f -> failFlows.add(f.name()));
     FlowRegistry registry =
         new FlowRegistry(TestFlows.READER, base.metadata(), base.blobs(), global.clock());
     flows.forEach(registry::register);
@@ -270,58 +325,10 @@ final class ClusterSimulation {
     }
   }
 
-  /** A person who answers every approval request (mostly yes), again if it went unanswered. */
-  private void scheduleOperator() {
-    global.schedule(
-        Duration.ofSeconds(2),
-        () -> {
-          answerApprovals();
-          if (!finished()) {
-            scheduleOperator();
-          }
-        });
-  }
-
-  private void answerApprovals() {
-    for (Submission submission : submissions) {
-      if (submission.runId == null) {
-        continue;
-      }
-      Replay.replay(base.journal(), submission.runId)
-          .ifPresent(
-              tree -> {
-                for (RunState run : tree.runs()) {
-                  for (StepState step : run.steps()) {
-                    if (!run.status().isTerminal()
-                        && step.status() == StepStatus.WAITING
-                        && step.waitReason() == WaitReason.APPROVAL) {
-                      answer(run.runId(), step.name());
-                    }
-                  }
-                }
-              });
-    }
-  }
-
-  private void answer(UUID runId, String step) {
-    String key = runId + "/" + step;
-    Instant last = answered.get(key);
-    if (last != null && global.now().isBefore(last.plusSeconds(20))) {
-      return;
-    }
-    SimNode sim = anyUsable();
-    if (sim == null) {
-      return;
-    }
-    answered.put(key, global.now());
-    SignalType type = random.nextInt(100) < 85 ? SignalType.APPROVE : SignalType.REJECT;
-    sim.node.orchestrator().answerAsync(runId, type, step, "operator", null);
-  }
-
   // --- faults --------------------------------------------------------------------------------
 
   private void scheduleFaults() {
-    int count = 2 + random.nextInt(7);
+    int count = 3 + random.nextInt(8);
     for (int i = 0; i < count; i++) {
       Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
       SimNode target = nodes.get(random.nextInt(nodes.size()));
@@ -349,8 +356,15 @@ final class ClusterSimulation {
       case DRAIN -> {
         if (!sim.down && sim.node.isReady()) {
           sim.down = true;
+          sim.draining = true;
           SimScheduler drained = sim.view;
-          sim.node.drain().whenComplete((done, failure) -> drained.crash());
+          sim.node
+              .drain()
+              .whenComplete(
+                  (done, failure) -> {
+                    drained.crash();
+                    sim.draining = false;
+                  });
           global.schedule(seconds(10, 40), () -> restart(sim));
         }
       }
@@ -364,7 +378,54 @@ final class ClusterSimulation {
         faults.callFailureRate(0.05);
         global.schedule(Duration.ofSeconds(10), () -> faults.callFailureRate(0));
       }
+      case REGRANT -> {
+        // an etcd leader election: the node's lease ends and it learns so at once, while watch
+        // events reach every node seconds late
+        faults.watchesSlow(now.plus(seconds(5, 20)));
+        sim.leases.loseLeaseNow();
+      }
+      case SLOW_NODE -> {
+        SimScheduler slowed = sim.view;
+        slowed.slowDown(1_000 + random.nextInt(3_000));
+        global.schedule(seconds(10, 40), slowed::normalSpeed);
+      }
+      case LEASE_LOST_MIDWAY -> faults.leaseLossMidway(sim.id, now.plus(seconds(10, 40)));
+      case POISON -> poison(busiest());
     }
+  }
+
+  private SimNode busiest() {
+    return nodes.stream()
+        .filter(n -> !n.down)
+        .max(java.util.Comparator.comparingInt(n -> n.node.engine().activeCount()))
+        .orElse(nodes.get(0));
+  }
+
+  private void poison(SimNode sim) {
+    if (sim.down) {
+      return;
+    }
+    List<UUID> owned =
+        submissions.stream()
+            .map(submission -> submission.runId)
+            .filter(runId -> runId != null && sim.node.engine().owns(runId))
+            .toList();
+    if (owned.size() < 2) {
+      return;
+    }
+    List<UUID> victims = owned.subList(0, (owned.size() + 1) / 2);
+    victims.forEach(faults::poison);
+    crash(sim);
+    for (int i = 0; i < 1_100; i++) {
+      base.metadata()
+          .addSignal(
+              victims.get(i % victims.size()),
+              SignalType.APPROVE,
+              "nothing-waits-here",
+              null,
+              global.now());
+    }
+    global.schedule(seconds(5, 60), () -> restart(sim));
   }
 
   private Duration seconds(int min, int max) {
@@ -379,6 +440,7 @@ final class ClusterSimulation {
       if (sim.view.isPaused()) {
         sim.view.resume();
       }
+      sim.view.normalSpeed();
       restart(sim);
     }
   }
@@ -395,7 +457,7 @@ final class ClusterSimulation {
       }
       RunStatus status =
           base.metadata().findRun(submission.runId).map(r -> r.status()).orElse(null);
-      if (status == null || !status.isTerminal()) {
+      if (status == null || (!status.isTerminal() && !faults.poisoned(submission.runId))) {
         return false;
       }
     }
@@ -467,6 +529,14 @@ final class ClusterSimulation {
         + lease
         + "\n    "
         + tail;
+  }
+
+  private List<UUID> roots() {
+    List<UUID> roots = new ArrayList<>();
+    for (Submission submission : submissions) {
+      base.metadata().findRunByIdempotencyKey(submission.key).ifPresent(r -> roots.add(r.runId()));
+    }
+    return roots;
   }
 
   private List<String> submissionKeys() {

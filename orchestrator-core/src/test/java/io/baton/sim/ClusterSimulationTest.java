@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.baton.internal.Defect;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -13,6 +14,8 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -28,7 +31,7 @@ class ClusterSimulationTest {
   static void quiet() {
     Logger baton = (Logger) LoggerFactory.getLogger("io.baton");
     previous = baton.getLevel();
-    baton.setLevel(Level.ERROR);
+    baton.setLevel(Boolean.getBoolean("baton.sim.verbose") ? Level.INFO : Level.ERROR);
   }
 
   @AfterAll
@@ -92,6 +95,33 @@ class ClusterSimulationTest {
             .map(r -> r.violations().get(0))
             .orElse("-"));
     assertThat(caught).isPositive();
+  }
+
+  /**
+   * Each deliberate defect undoes one recovery rule; some seed must catch it, so the oracle is
+   * known to watch every rule. {@code -Dbaton.sim.defectSeeds=N} sets how many seeds each one gets.
+   * The recovery reserve is left to RecoveryReserveTest: a node is only starved of it when no peer
+   * can wake its runs either, which seeds of this size never hold long enough to see.
+   */
+  @ParameterizedTest
+  @EnumSource(value = Defect.class, names = "NO_RECOVERY_RESERVE", mode = EnumSource.Mode.EXCLUDE)
+  void every_deliberate_defect_is_caught_by_some_seed(Defect defect) throws Exception {
+    int seeds = Integer.getInteger("baton.sim.defectSeeds", 200);
+    defect.inject();
+    List<ClusterSimulation.Result> results;
+    try {
+      results = runAll(LongStream.rangeClosed(1, seeds).toArray(), false);
+    } finally {
+      Defect.repair();
+    }
+    List<ClusterSimulation.Result> caught = results.stream().filter(r -> !r.passed()).toList();
+    System.out.printf(
+        "%s: %d of %d seeds caught it, e.g. seed %s%n",
+        defect,
+        caught.size(),
+        results.size(),
+        caught.stream().findFirst().map(r -> r.seed() + ": " + r.violations().get(0)).orElse("-"));
+    assertThat(caught).as(defect + " must be caught").isNotEmpty();
   }
 
   private static List<ClusterSimulation.Result> runAll(long[] seeds, boolean brokenFence)

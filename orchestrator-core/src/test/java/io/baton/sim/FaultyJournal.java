@@ -4,14 +4,18 @@ import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.ExecutionJournal;
 import io.baton.journal.ForwardingJournal;
+import io.baton.journal.JournalCodecException;
 import io.baton.journal.JournalEntry;
 import io.baton.store.StoreUnavailableException;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
  * One node's way to the journal: it fails while the node cannot reach the store, and sometimes at
- * random; a failed append may have been written (an ambiguous commit), as with a real database.
+ * random; a failed append may have been written (an ambiguous commit), as with a real database. A
+ * poisoned root cannot be read at all.
  */
 final class FaultyJournal extends ForwardingJournal {
   private final String node;
@@ -36,10 +40,26 @@ final class FaultyJournal extends ForwardingJournal {
 
   @Override
   public List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit) {
+    checkRead(List.of(rootRunId));
+    return delegate.readFrom(rootRunId, fromSeq, limit);
+  }
+
+  @Override
+  public Map<UUID, List<JournalEntry>> readAll(Collection<UUID> rootRunIds) {
+    checkRead(rootRunIds);
+    return delegate.readAll(rootRunIds);
+  }
+
+  private void checkRead(Collection<UUID> roots) {
     if (faults.storeFails(node)) {
       throw new StoreUnavailableException(
           "simulated: node " + node + " cannot read the journal", null);
     }
-    return delegate.readFrom(rootRunId, fromSeq, limit);
+    for (UUID root : roots) {
+      if (faults.poisoned(root)) {
+        throw new JournalCodecException(
+            "simulated: unknown journal event type in root run " + root, root, null);
+      }
+    }
   }
 }

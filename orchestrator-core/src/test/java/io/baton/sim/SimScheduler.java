@@ -16,15 +16,27 @@ import java.util.Random;
 final class SimScheduler implements Scheduler {
   private final ManualScheduler global;
   private final Random random;
-  private final int maxJitterMillis;
+  private int maxJitterMillis;
+  private final int normalJitterMillis;
   private int incarnation;
   private boolean paused;
+  private boolean dead;
   private final List<Runnable> deferred = new ArrayList<>();
 
   SimScheduler(ManualScheduler global, Random random, int maxJitterMillis) {
     this.global = global;
     this.random = random;
     this.maxJitterMillis = maxJitterMillis;
+    this.normalJitterMillis = maxJitterMillis;
+  }
+
+  /** The node is slow (CPU starved, swapping): each task waits up to {@code millis}. */
+  void slowDown(int millis) {
+    maxJitterMillis = millis;
+  }
+
+  void normalSpeed() {
+    maxJitterMillis = normalJitterMillis;
   }
 
   @Override
@@ -39,6 +51,9 @@ final class SimScheduler implements Scheduler {
 
   @Override
   public Cancellable schedule(Duration delay, Runnable task) {
+    if (dead) {
+      return () -> false;
+    }
     int alive = incarnation;
     Duration jitter =
         Duration.ofMillis(maxJitterMillis == 0 ? 0 : random.nextInt(maxJitterMillis + 1));
@@ -47,7 +62,7 @@ final class SimScheduler implements Scheduler {
   }
 
   private void run(int alive, Runnable task) {
-    if (alive != incarnation) {
+    if (dead || alive != incarnation) {
       return;
     }
     if (paused) {
@@ -71,9 +86,14 @@ final class SimScheduler implements Scheduler {
     }
   }
 
-  /** The process dies: nothing scheduled so far will ever run. */
+  /**
+   * The process dies: nothing scheduled so far will ever run, and nothing scheduled later either (a
+   * callback from outside, such as a capability completing on the simulation's own clock, finds no
+   * process to run in).
+   */
   void crash() {
     incarnation++;
+    dead = true;
     paused = false;
     deferred.clear();
   }

@@ -48,11 +48,35 @@ final class SimWorkload {
             .step("p2", "det", FlowGenerator.detParams(0, List.of("p1")))
             .build());
     flows.add(
+        TestFlows.named("careful-slow")
+            .recovery(RecoveryPolicy.FAIL)
+            .step("a", "det-slow", slowParams(random.nextInt(2), List.of(), random.nextInt(15_000)))
+            .retry(2, Duration.ofSeconds(1), Backoff.FIXED, null, false, List.of())
+            .step("b", "det-slow", slowParams(0, List.of("a"), random.nextInt(15_000)))
+            .step("c", "wait-timer", "{\"duration\": \"" + (1 + random.nextInt(5)) + "s\"}")
+            .step("d", "det", FlowGenerator.detParams(0, List.of("b")))
+            .build());
+    flows.add(
+        TestFlows.named("perishable")
+            .maxResumeAge(Duration.ofSeconds(20 + random.nextInt(60)))
+            .step("a", "det-slow", slowParams(0, List.of(), random.nextInt(15_000)))
+            .step(
+                "b",
+                "det-slow",
+                slowParams(random.nextInt(2), List.of("a"), random.nextInt(15_000)))
+            .retry(2, Duration.ofMillis(300), Backoff.FIXED, null, false, List.of())
+            .build());
+    flows.add(
         TestFlows.named("careful")
             .recovery(RecoveryPolicy.FAIL)
             .step("only", "det", FlowGenerator.detParams(random.nextInt(2), List.of()))
             .retry(2, Duration.ofSeconds(2), Backoff.FIXED, null, false, List.of())
             .build());
     return flows;
+  }
+
+  private static String slowParams(int failFirst, List<String> needs, int millis) {
+    String params = FlowGenerator.detParams(failFirst, needs);
+    return params.substring(0, params.length() - 1) + ", \"millis\": " + millis + "}";
   }
 }

@@ -196,6 +196,21 @@ public abstract class MetadataStoreComplianceSuite {
   }
 
   @Test
+  void a_nodes_running_roots_fenced_below_a_revision_leave_out_those_of_its_next_lease() {
+    String node = unique("node");
+    RunWriter old = newRun().running("f", node, 5);
+    RunWriter later = newRun().running("f", node, 12);
+    RunWriter parked = newRun().running("f", node, 6).park(null);
+    newRun().running("f", unique("other"), 4);
+
+    assertThat(metadata.findRunningRootsFencedBelow(node, 10, 10_000))
+        .containsExactly(old.root())
+        .doesNotContain(later.root(), parked.root());
+    assertThat(metadata.findRunningRootsFencedBelow(node, 13, 10_000))
+        .containsExactly(old.root(), later.root());
+  }
+
+  @Test
   void pending_roots_are_found_oldest_first() {
     RunWriter first = newRun().create("f", null);
     RunWriter second = newRun().create("f", null);
@@ -237,20 +252,6 @@ public abstract class MetadataStoreComplianceSuite {
     assertThat(byStatus.get(RunStatus.RUNNING)).isGreaterThanOrEqualTo(2);
     assertThat(byStatus.get(RunStatus.PENDING)).isGreaterThanOrEqualTo(1);
     assertThat(byStatus.get(RunStatus.SUCCEEDED)).isGreaterThanOrEqualTo(1);
-  }
-
-  @Test
-  void healing_the_owner_keeps_the_fence_and_leaves_terminal_runs_alone() {
-    RunWriter run = newRun().running("f", "node-a", 5);
-    metadata.healOwner(run.root(), "node-b");
-    RunRecord healed = metadata.findRun(run.root()).orElseThrow();
-    assertThat(healed.orchestratorId()).isEqualTo("node-b");
-    assertThat(healed.ownerToken()).isEqualTo(5);
-    assertThat(journal.currentToken(run.root())).hasValue(5);
-
-    RunWriter done = newRun().running("f", "node-a", 5).succeed(null);
-    metadata.healOwner(done.root(), "node-b");
-    assertThat(metadata.findRun(done.root()).orElseThrow().orchestratorId()).isEqualTo("node-a");
   }
 
   @Test

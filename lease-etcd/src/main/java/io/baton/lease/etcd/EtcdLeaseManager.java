@@ -5,6 +5,7 @@ import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseException;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.LeaseUnavailableException;
+import io.baton.lease.LiveNodes;
 import io.baton.lease.NodeInfo;
 import io.baton.lease.NotOwnerException;
 import io.baton.lease.OrphanListener;
@@ -212,9 +213,10 @@ public final class EtcdLeaseManager implements LeaseManager {
   }
 
   @Override
-  public List<NodeInfo> listNodes() {
+  public LiveNodes liveNodes() {
     requireOpen();
-    return nodeSnapshot().nodes();
+    OrphanWatcher.NodeSnapshot snapshot = nodeSnapshot();
+    return new LiveNodes(snapshot.nodes(), snapshot.revision());
   }
 
   @Override

@@ -57,7 +57,7 @@ final class OrphanClassifier {
   }
 
   /** A node whose lease expired or was revoked (its node key was deleted). */
-  record GoneNode(String nodeId, boolean handoff) {}
+  record GoneNode(String nodeId, boolean handoff, long revision) {}
 
   /** What one watch response says: orphaned runs and departed nodes, in revision order. */
   record Departures(List<Orphan> orphans, List<GoneNode> nodes) {
@@ -114,7 +114,7 @@ final class OrphanClassifier {
       }
     }
     for (String node : deletedNodes) {
-      gone.add(new GoneNode(node, draining.getOrDefault(node, false)));
+      gone.add(new GoneNode(node, draining.getOrDefault(node, false), revision));
       draining.remove(node);
     }
     return orphans;

@@ -214,7 +214,7 @@ final class OrphanWatcher implements Subscription {
     }
     for (OrphanClassifier.GoneNode gone : departures.nodes()) {
       try {
-        listener.onNodeGone(gone.nodeId(), gone.handoff());
+        listener.onNodeGone(gone.nodeId(), gone.handoff(), gone.revision());
       } catch (RuntimeException failure) {
         log.error(
             "node {}: an orphan listener failed on node {} gone", nodeId, gone.nodeId(), failure);

@@ -88,14 +88,15 @@ class OrphanClassifierTest {
   }
 
   @Test
-  void a_deleted_node_key_is_a_departed_node_with_the_draining_flag_seen_in_the_same_response() {
+  void a_deleted_node_key_is_a_departed_node_with_its_draining_flag_and_deletion_revision() {
     OrphanClassifier.Departures departures =
         classifier.departures(
             List.of(nodePut("node-a", true, 8), runDeleted(run, 9), nodeDeleted("node-a", 9)));
-    assertThat(departures.nodes()).containsExactly(new OrphanClassifier.GoneNode("node-a", true));
+    assertThat(departures.nodes())
+        .containsExactly(new OrphanClassifier.GoneNode("node-a", true, 9));
     assertThat(departures.orphans()).containsExactly(new Orphan(run, "node-a", true));
     assertThat(classifier.departures(List.of(nodeDeleted("node-b", 10))).nodes())
-        .containsExactly(new OrphanClassifier.GoneNode("node-b", false));
+        .containsExactly(new OrphanClassifier.GoneNode("node-b", false, 10));
     assertThat(
             classifier
                 .departures(List.of(runDeleted(other, 11), nodePut("node-c", false, 11)))

@@ -32,14 +32,6 @@ final class LoggedMetadataStore extends ForwardingMetadataStore {
   }
 
   @Override
-  public void healOwner(UUID rootRunId, String nodeId) {
-    synchronized (log) {
-      delegate.healOwner(rootRunId, nodeId);
-      log.write(List.of(Records.heal(rootRunId, nodeId)));
-    }
-  }
-
-  @Override
   public Signal addSignal(UUID runId, SignalType type, String step, JsonNode payload, Instant now) {
     synchronized (log) {
       Signal signal = delegate.addSignal(runId, type, step, payload, now);

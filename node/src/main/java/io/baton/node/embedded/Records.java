@@ -66,10 +66,6 @@ final class Records {
     return record;
   }
 
-  static ObjectNode heal(UUID root, String node) {
-    return record("heal").put("root", root.toString()).put("node", node);
-  }
-
   static ObjectNode blob(String type, byte[] content) {
     return record("blob")
         .put("type", type)
@@ -109,7 +105,9 @@ final class Records {
         record.get("ids").forEach(id -> ids.add(id.asLong()));
         stores.metadata().deleteSignals(ids);
       }
-      case "heal" -> stores.metadata().healOwner(uuid(record, "root"), record.get("node").asText());
+      case "heal" -> {
+        // an owner hint an older version wrote from a lease holder; rows follow the journal now
+      }
       case "blob" ->
           stores
               .blobs()

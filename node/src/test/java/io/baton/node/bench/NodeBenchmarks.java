@@ -101,7 +101,13 @@ public final class NodeBenchmarks {
               runs / 5,
               2);
       stores.close();
-      System.out.println("engine on PostgreSQL and etcd: " + figures);
+      System.out.println(
+          "engine on PostgreSQL and etcd ("
+              + (EngineThroughput.flowOfProperty().contains("recovery: fail")
+                  ? "recovery: fail, steps' starts journaled"
+                  : "recovery: resume")
+              + "): "
+              + figures);
       return figures;
     }
   }

@@ -44,7 +44,6 @@ class FileStoresTest {
               .addSignal(root, SignalType.APPROVE, "ask", RunWriter.json("by", "ann"), T0)
               .id();
       hash = stores.blobs().put("flow", "content".getBytes(StandardCharsets.UTF_8));
-      stores.metadata().healOwner(root, "node-b");
     }
 
     FileStores.Opened reopened = open();
@@ -56,7 +55,7 @@ class FileStoresTest {
           .satisfies(
               row -> {
                 assertThat(row.status()).isEqualTo(RunStatus.WAITING);
-                assertThat(row.orchestratorId()).isEqualTo("node-b");
+                assertThat(row.orchestratorId()).isEqualTo("node-a");
                 assertThat(row.wakeAt()).isEqualTo(T0);
               });
       assertThat(stores.metadata().latestFlow("ship")).isPresent();

@@ -103,13 +103,23 @@ public class ClusterApiTest extends ApiTestBase {
   }
 
   @Test
-  void a_run_this_node_cannot_load_is_shown_set_aside_with_its_reason_and_counted() {
+  void a_run_this_node_cannot_load_is_shown_set_aside_with_its_reason_and_counted()
+      throws Exception {
+    TestNode ghost = startNode(nodeId("ghost"));
     RunWriter unloadable =
         new RunWriter(node.node().stores().journal(), java.time.Instant.now())
-            .running(uniqueName("vanished"), nodeId("ghost"), 5);
+            .running(uniqueName("vanished"), ghost.nodeId(), ghost.node().leases().nodeToken());
+    ghost.node().drain().get();
 
-    node.node().claimPass().join();
-
+    await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () -> {
+              node.node().claimPass().join();
+              assertThat(http.get("/api/recovery/incomplete").json().get("setAside"))
+                  .extracting(r -> r.get("id").asText())
+                  .contains(unloadable.root().toString());
+            });
     JsonNode reply = http.get("/api/recovery/incomplete").json();
     assertThat(reply.get("setAside"))
         .filteredOn(r -> r.get("id").asText().equals(unloadable.root().toString()))

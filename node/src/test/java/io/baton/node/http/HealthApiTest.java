@@ -75,9 +75,9 @@ public class HealthApiTest extends ApiTestBase {
 
   @Test
   void liveness_answers_503_with_the_reason_once_startup_recovery_failed() throws Exception {
-    NodeUnderTest.StoreOutage outage = node.storeOutage();
-    assumeTrue(outage != null, "the backend cannot cut its store off");
     Built built = buildNode(nodeId("unrecovered"));
+    NodeUnderTest.StoreOutage outage = built.node().storeOutage();
+    assumeTrue(outage != null, "the backend cannot cut its store off");
     outage.down(true);
     try {
       assertThatThrownBy(() -> built.node().node().start().get())

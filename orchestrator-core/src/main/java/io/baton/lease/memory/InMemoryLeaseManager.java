@@ -4,6 +4,7 @@ import io.baton.lease.AcquireResult;
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.LeaseUnavailableException;
+import io.baton.lease.LiveNodes;
 import io.baton.lease.NodeInfo;
 import io.baton.lease.OrphanListener;
 import io.baton.lease.RunLease;
@@ -116,7 +117,7 @@ public final class InMemoryLeaseManager implements LeaseManager {
   }
 
   @Override
-  public List<NodeInfo> listNodes() {
+  public LiveNodes liveNodes() {
     return service.nodes();
   }
 

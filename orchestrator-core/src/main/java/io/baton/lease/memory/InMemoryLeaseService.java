@@ -2,6 +2,7 @@ package io.baton.lease.memory;
 
 import io.baton.lease.AcquireResult;
 import io.baton.lease.LeaseUnavailableException;
+import io.baton.lease.LiveNodes;
 import io.baton.lease.NodeInfo;
 import io.baton.lease.NotOwnerException;
 import io.baton.lease.Orphan;
@@ -179,13 +180,13 @@ public final class InMemoryLeaseService {
         : Optional.of(new RunLease(runId, key.owner(), key.token(), expiresAt(key)));
   }
 
-  synchronized List<NodeInfo> nodes() {
+  synchronized LiveNodes nodes() {
     expireDue();
     List<NodeInfo> nodes = new ArrayList<>();
     for (long leaseId : nodeLeases.values()) {
       nodes.add(leases.get(leaseId).info);
     }
-    return nodes;
+    return new LiveNodes(nodes, revision);
   }
 
   Subscription watch(OrphanListener listener) {
@@ -205,14 +206,14 @@ public final class InMemoryLeaseService {
 
   private void drop(Lease lease, boolean revoked) {
     leases.remove(lease.id);
+    long deletedAt = ++revision;
     boolean nodeGone = nodeLeases.getOrDefault(lease.nodeId, -1L) == lease.id;
     if (nodeGone) {
       nodeLeases.remove(lease.nodeId);
       List<OrphanListener> targets = List.copyOf(watchers);
       scheduler.execute(
-          () -> targets.forEach(watcher -> watcher.onNodeGone(lease.nodeId, revoked)));
+          () -> targets.forEach(watcher -> watcher.onNodeGone(lease.nodeId, revoked, deletedAt)));
     }
-    revision++;
     List<Orphan> orphans = new ArrayList<>();
     for (UUID runId : lease.runs) {
       runs.remove(runId);
@@ -249,6 +250,26 @@ public final class InMemoryLeaseService {
       throw new LeaseUnavailableException(
           "the lease service is unreachable from node " + nodeId, nodeId, null);
     }
+  }
+
+  /**
+   * Ends a node's lease now, as if its TTL had run out while the node went on running (an etcd
+   * leader change, a long pause in the network): the node learns it at its next renewal.
+   */
+  public synchronized void expire(String nodeId) {
+    Long leaseId = nodeLeases.get(nodeId);
+    if (leaseId != null) {
+      drop(leases.get(leaseId), false);
+    }
+  }
+
+  /** The node token (grant revision) of the node's live lease, if it has one. */
+  public synchronized java.util.OptionalLong liveNodeToken(String nodeId) {
+    expireDue();
+    Long leaseId = nodeLeases.get(nodeId);
+    return leaseId == null
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(leases.get(leaseId).grantRevision);
   }
 
   /** The latest revision; every change raises it. */

@@ -207,6 +207,19 @@ public final class InMemoryMetadataStore implements MetadataStore {
   }
 
   @Override
+  public synchronized List<UUID> findRunningRootsFencedBelow(
+      String nodeId, long fencedBelow, int limit) {
+    return ids(
+        select(
+            run ->
+                run.isRoot()
+                    && run.status() == RunStatus.RUNNING
+                    && nodeId.equals(run.orchestratorId())
+                    && run.ownerToken() < fencedBelow,
+            limit));
+  }
+
+  @Override
   public synchronized List<RunRecord> findRunningRootsOutside(
       Collection<String> liveNodes, int limit) {
     Set<String> live = new HashSet<>(liveNodes);
@@ -255,14 +268,6 @@ public final class InMemoryMetadataStore implements MetadataStore {
       counts.merge(run.status(), 1L, Long::sum);
     }
     return counts;
-  }
-
-  @Override
-  public synchronized void healOwner(UUID rootRunId, String nodeId) {
-    RunRecord run = runs.get(rootRunId);
-    if (run != null && run.isRoot() && !run.status().isTerminal()) {
-      runs.put(rootRunId, run.withOwner(nodeId, run.ownerToken()));
-    }
   }
 
   private List<RunRecord> select(Predicate<RunRecord> filter, int limit) {

@@ -35,6 +35,9 @@ public final class TestCluster implements AutoCloseable {
   private final Random ids = new Random(42);
   private UnaryOperator<EngineConfig> engineConfig = c -> c;
   private RecoveryConfig recovery = RecoveryConfig.defaults();
+  private java.util.function.BiFunction<
+          String, io.baton.lease.LeaseManager, io.baton.lease.LeaseManager>
+      leaseWrapper = (nodeId, leases) -> leases;
 
   public TestCluster() {
     this(null);
@@ -52,6 +55,15 @@ public final class TestCluster implements AutoCloseable {
 
   public TestCluster engineConfig(UnaryOperator<EngineConfig> customize) {
     this.engineConfig = customize;
+    return this;
+  }
+
+  /** Wraps each node's lease manager (to hold back its watch events, say). */
+  public TestCluster leases(
+      java.util.function.BiFunction<
+              String, io.baton.lease.LeaseManager, io.baton.lease.LeaseManager>
+          wrapper) {
+    this.leaseWrapper = wrapper;
     return this;
   }
 
@@ -76,7 +88,9 @@ public final class TestCluster implements AutoCloseable {
             .recovery(recovery)
             .scheduler(scheduler)
             .stores(stores)
-            .leases(new InMemoryLeaseManager(nodeId, TTL, leaseService, scheduler))
+            .leases(
+                leaseWrapper.apply(
+                    nodeId, new InMemoryLeaseManager(nodeId, TTL, leaseService, scheduler)))
             .capabilities(registry)
             .flowReader(TestFlows.READER)
             .metrics(new MetricRegistry())

@@ -165,6 +165,24 @@ public final class PostgresMetadataStore implements MetadataStore {
   }
 
   @Override
+  public List<UUID> findRunningRootsFencedBelow(String nodeId, long fencedBelow, int limit) {
+    return database.withHandle(
+        "find the running runs of node " + nodeId + " fenced below " + fencedBelow,
+        handle ->
+            handle
+                .createQuery(
+                    "SELECT id FROM runs WHERE "
+                        + ROOTS
+                        + " AND status = 'RUNNING' AND orchestrator_id = :node"
+                        + " AND owner_token < :below ORDER BY created_seq LIMIT :limit")
+                .bind("node", nodeId)
+                .bind("below", fencedBelow)
+                .bind("limit", limit)
+                .mapTo(UUID.class)
+                .list());
+  }
+
+  @Override
   public List<RunRecord> findRunningRootsOutside(Collection<String> liveNodes, int limit) {
     return database.withHandle(
         "find running runs of nodes that are gone",
@@ -248,22 +266,6 @@ public final class PostgresMetadataStore implements MetadataStore {
                       counts.put(RunStatus.valueOf(rs.getString("status")), rs.getLong("runs"));
                       return counts;
                     }));
-  }
-
-  @Override
-  public void healOwner(UUID rootRunId, String nodeId) {
-    database.withHandle(
-        "record node " + nodeId + " as the owner of run " + rootRunId,
-        handle ->
-            handle
-                .createUpdate(
-                    "UPDATE runs SET orchestrator_id = :node WHERE id = :root AND "
-                        + ROOTS
-                        + " AND status IN ('PENDING', 'RUNNING', 'WAITING')"
-                        + " AND orchestrator_id IS DISTINCT FROM :node")
-                .bind("node", nodeId)
-                .bind("root", rootRunId)
-                .execute());
   }
 
   // --- signals -------------------------------------------------------------------------------
