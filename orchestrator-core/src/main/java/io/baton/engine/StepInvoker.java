@@ -81,7 +81,7 @@ final class StepInvoker {
    * nothing then, and an adopter will treat the journaled start as an interruption.
    */
   void invokeStarted(ActiveTree tree) {
-    if (!engine.mayInvoke()) {
+    if (!tree.journalsStarts || !engine.mayInvoke()) {
       return;
     }
     for (Attempt attempt : List.copyOf(tree.running.values())) {
