@@ -2,6 +2,8 @@ package io.baton.node.process;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.JournalCodec;
+import io.baton.lease.etcd.EtcdTestCluster;
+import io.baton.store.postgres.testkit.TestDatabase;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -10,8 +12,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Small helpers of the process tests: free ports, the API over HTTP, flow files. */
 final class ProcessTestSupport {
@@ -66,6 +70,50 @@ final class ProcessTestSupport {
         .filter(k -> k.startsWith("BATON_"))
         .forEach(k -> env.put(k, ""));
     return env;
+  }
+
+  /**
+   * The environment of one {@code baton node} of a cluster on PostgreSQL and etcd, with a short
+   * lease TTL and recovery interval so that tests of adoption stay quick.
+   */
+  static Map<String, String> clusterNodeEnv(
+      String nodeId,
+      int port,
+      TestDatabase db,
+      EtcdTestCluster etcd,
+      String cluster,
+      Duration drainTimeout) {
+    Map<String, String> env = cleanEnv();
+    env.put("BATON_NODE_ID", nodeId);
+    env.put("BATON_CLUSTER", cluster);
+    env.put("BATON_HTTP_PORT", String.valueOf(port));
+    env.put("BATON_STORE_TYPE", "postgres");
+    env.put("BATON_STORE_URL", db.jdbcUrl());
+    env.put("BATON_STORE_USER", db.server().user());
+    env.put("BATON_STORE_PASSWORD", db.server().password());
+    env.put("BATON_LEASE_TYPE", "etcd");
+    env.put(
+        "BATON_LEASE_ENDPOINTS",
+        etcd.endpoints().stream().map(Object::toString).collect(Collectors.joining(",")));
+    env.put("BATON_LEASE_TTL", "5s");
+    env.put("BATON_EXECUTION_DRAIN_TIMEOUT", drainTimeout.toMillis() + "ms");
+    env.put("BATON_RECOVERY_CHECK_INTERVAL", "2s");
+    return env;
+  }
+
+  /** Stores a flow through {@code POST /api/flows}; fails unless the node answers 201. */
+  static void applyFlow(String baseUrl, String yaml) throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(baseUrl + "/api/flows"))
+                .header("Content-Type", "application/yaml")
+                .POST(HttpRequest.BodyPublishers.ofString(yaml))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 201) {
+      throw new IllegalStateException(
+          "applying a flow: " + response.statusCode() + ": " + response.body());
+    }
   }
 
   /** How many times the run's journal says the step completed. */

@@ -1,5 +1,7 @@
 package io.baton.node.process;
 
+import static io.baton.node.process.ProcessTestSupport.applyFlow;
+import static io.baton.node.process.ProcessTestSupport.clusterNodeEnv;
 import static io.baton.node.process.ProcessTestSupport.completions;
 import static io.baton.node.process.ProcessTestSupport.get;
 import static io.baton.node.process.ProcessTestSupport.post;
@@ -16,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,26 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 class SigtermHandoffIT {
   private static final Duration DRAIN = Duration.ofSeconds(1);
-
-  private static Map<String, String> nodeEnv(
-      String nodeId, int port, TestDatabase db, EtcdTestCluster etcd, String cluster) {
-    Map<String, String> env = ProcessTestSupport.cleanEnv();
-    env.put("BATON_NODE_ID", nodeId);
-    env.put("BATON_CLUSTER", cluster);
-    env.put("BATON_HTTP_PORT", String.valueOf(port));
-    env.put("BATON_STORE_TYPE", "postgres");
-    env.put("BATON_STORE_URL", db.jdbcUrl());
-    env.put("BATON_STORE_USER", db.server().user());
-    env.put("BATON_STORE_PASSWORD", db.server().password());
-    env.put("BATON_LEASE_TYPE", "etcd");
-    env.put(
-        "BATON_LEASE_ENDPOINTS",
-        etcd.endpoints().stream().map(Object::toString).collect(Collectors.joining(",")));
-    env.put("BATON_LEASE_TTL", "5s");
-    env.put("BATON_EXECUTION_DRAIN_TIMEOUT", DRAIN.toMillis() + "ms");
-    env.put("BATON_RECOVERY_CHECK_INTERVAL", "2s");
-    return env;
-  }
 
   @Test
   void a_node_stopped_with_sigterm_hands_every_run_to_the_other_within_a_second() throws Exception {
@@ -59,12 +40,14 @@ class SigtermHandoffIT {
       String apiA = "http://127.0.0.1:" + portA;
       String apiB = "http://127.0.0.1:" + portB;
       try (BatonProcess a =
-              BatonProcess.start(dir, nodeEnv("node-a", portA, db, etcd, cluster), "node");
+              BatonProcess.start(
+                  dir, clusterNodeEnv("node-a", portA, db, etcd, cluster, DRAIN), "node");
           BatonProcess b =
-              BatonProcess.start(dir, nodeEnv("node-b", portB, db, etcd, cluster), "node")) {
+              BatonProcess.start(
+                  dir, clusterNodeEnv("node-b", portB, db, etcd, cluster, DRAIN), "node")) {
         a.awaitReady(apiA, Duration.ofMinutes(3));
         b.awaitReady(apiB, Duration.ofMinutes(3));
-        applyFlow(apiA);
+        applyFlow(apiA, ProcessTestSupport.HELD_FLOW);
         List<String> runs = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
           runs.add(
@@ -110,20 +93,6 @@ class SigtermHandoffIT {
         assertThat(afterRelease).isLessThan(Duration.ofSeconds(1));
       }
     }
-  }
-
-  private static void applyFlow(String api) throws Exception {
-    java.net.http.HttpResponse<String> response =
-        java.net.http.HttpClient.newHttpClient()
-            .send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(api + "/api/flows"))
-                    .header("Content-Type", "application/yaml")
-                    .POST(
-                        java.net.http.HttpRequest.BodyPublishers.ofString(
-                            ProcessTestSupport.HELD_FLOW))
-                    .build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
   }
 
   private static boolean allSucceeded(String api, List<String> runs) throws Exception {
