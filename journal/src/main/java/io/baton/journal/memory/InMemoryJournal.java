@@ -85,6 +85,14 @@ public class InMemoryJournal implements ExecutionJournal {
   /** Called under the lock after the request's entries were written. */
   protected void afterAppend(AppendRequest request) {}
 
+  /**
+   * Forgets every root. For a store kept durable by a log of its own (the embedded store), which
+   * rebuilds memory from that log after a failed write.
+   */
+  public synchronized void clear() {
+    roots.clear();
+  }
+
   @Override
   public synchronized List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit) {
     RootLog log = roots.get(rootRunId);

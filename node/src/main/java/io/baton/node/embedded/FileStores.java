@@ -2,6 +2,7 @@ package io.baton.node.embedded;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryBlobStore;
 import io.baton.store.memory.InMemoryStores;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -10,7 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The embedded store of {@code baton dev}: the in-memory journal, metadata and blob stores (so the
  * same semantics and the same compliance suites), made durable by a log of every change in one
- * directory, replayed when the store opens. For one node: it is not shared between processes.
+ * directory, replayed when the store opens. A change is acknowledged only once it is on disk, and
+ * memory never holds one that is not (see {@link LoggedChanges}). For one node: it is not shared
+ * between processes.
  */
 public final class FileStores {
   private FileStores() {}
@@ -24,15 +27,21 @@ public final class FileStores {
 
   /** Opens the store; blobs larger than {@code maxBlobBytes} are refused. */
   public static Opened open(Path dir, Clock clock, int maxBlobBytes) {
+    return open(dir, clock, maxBlobBytes, LogFile.SYSTEM);
+  }
+
+  /** Opens the store on log files that {@code files} opens (tests make them fail). */
+  static Opened open(Path dir, Clock clock, int maxBlobBytes, LogFile.Opener files) {
     Stores memory = InMemoryStores.create(clock, maxBlobBytes);
     AtomicLong highestToken = new AtomicLong();
     Replayer replayer = new Replayer(memory, highestToken);
-    MutationLog log = MutationLog.open(dir, replayer::apply);
+    MutationLog log = MutationLog.open(dir, replayer::apply, files);
+    LoggedChanges changes = new LoggedChanges(memory, log, highestToken);
     Stores stores =
         new Stores(
-            new LoggedJournal(memory.journal(), log, highestToken),
-            new LoggedMetadataStore(memory.metadata(), log),
-            new LoggedBlobStore(memory.blobs(), log),
+            new LoggedJournal(memory.journal(), changes, highestToken),
+            new LoggedMetadataStore(memory.metadata(), changes),
+            new LoggedBlobStore((InMemoryBlobStore) memory.blobs(), changes),
             log);
     return new Opened(stores, highestToken.get());
   }

@@ -3,29 +3,41 @@ package io.baton.node.embedded;
 import io.baton.store.Blob;
 import io.baton.store.BlobStore;
 import io.baton.store.Hashing;
+import io.baton.store.memory.InMemoryBlobStore;
 import java.util.List;
 import java.util.Optional;
 
-/** The in-memory blob store made durable: new content is logged before the call returns. */
+/**
+ * The in-memory blob store made durable: new content is logged before the call returns; content
+ * whose write to the log fails is forgotten again, so it is logged by the next put of the same
+ * content rather than taken as known. Thread-safe.
+ */
 final class LoggedBlobStore implements BlobStore {
-  private final BlobStore delegate;
-  private final MutationLog log;
+  private final InMemoryBlobStore delegate;
+  private final LoggedChanges changes;
 
-  LoggedBlobStore(BlobStore delegate, MutationLog log) {
+  LoggedBlobStore(InMemoryBlobStore delegate, LoggedChanges changes) {
     this.delegate = delegate;
-    this.log = log;
+    this.changes = changes;
   }
 
   @Override
   public String put(String type, byte[] content) {
-    synchronized (log) {
-      boolean known = delegate.contains(Hashing.sha256(content));
-      String hash = delegate.put(type, content);
-      if (!known) {
-        log.write(List.of(Records.blob(type, content)));
-      }
-      return hash;
-    }
+    String hash = Hashing.sha256(content);
+    changes.locked(
+        () -> {
+          if (delegate.contains(hash)) {
+            return;
+          }
+          delegate.put(type, content);
+          try {
+            changes.log(List.of(Records.blob(type, content)));
+          } catch (RuntimeException failure) {
+            delegate.remove(hash);
+            throw failure;
+          }
+        });
+    return hash;
   }
 
   @Override

@@ -13,52 +13,48 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The in-memory journal made durable: every accepted append is logged, and forced to disk, before
- * the call returns. Changes are applied and logged under the log's lock, so the log's order is the
- * journal's. Thread-safe.
+ * the call returns; one that cannot be logged is not kept (see {@link LoggedChanges}). Thread-safe.
  */
 final class LoggedJournal extends ForwardingJournal {
-  private final MutationLog log;
+  private final LoggedChanges changes;
   private final AtomicLong highestToken;
 
-  LoggedJournal(ExecutionJournal delegate, MutationLog log, AtomicLong highestToken) {
+  LoggedJournal(ExecutionJournal delegate, LoggedChanges changes, AtomicLong highestToken) {
     super(delegate);
-    this.log = log;
+    this.changes = changes;
     this.highestToken = highestToken;
   }
 
   @Override
   public List<AppendResult> appendAll(List<AppendRequest> requests) {
-    synchronized (log) {
-      List<AppendResult> results = delegate.appendAll(requests);
-      List<JsonNode> records = new ArrayList<>();
-      for (int i = 0; i < results.size(); i++) {
-        if (results.get(i) instanceof AppendResult.Appended appended
-            && !appended.alreadyPresent()) {
-          records.add(Records.append(requests.get(i)));
-          highestToken.accumulateAndGet(requests.get(i).token(), Math::max);
-        }
+    return changes.apply(() -> delegate.appendAll(requests), results -> written(requests, results));
+  }
+
+  private List<JsonNode> written(List<AppendRequest> requests, List<AppendResult> results) {
+    List<JsonNode> records = new ArrayList<>();
+    for (int i = 0; i < results.size(); i++) {
+      if (results.get(i) instanceof AppendResult.Appended appended && !appended.alreadyPresent()) {
+        records.add(Records.append(requests.get(i)));
+        highestToken.accumulateAndGet(requests.get(i).token(), Math::max);
       }
-      log.write(records);
-      return results;
     }
+    return records;
   }
 
   @Override
   public void checkpoint(UUID rootRunId, long token, Checkpoint checkpoint) {
-    synchronized (log) {
-      delegate.checkpoint(rootRunId, token, checkpoint);
-      log.write(List.of(Records.checkpoint(rootRunId, token, checkpoint)));
-    }
+    changes.apply(
+        () -> {
+          delegate.checkpoint(rootRunId, token, checkpoint);
+          return null;
+        },
+        done -> List.of(Records.checkpoint(rootRunId, token, checkpoint)));
   }
 
   @Override
   public int compact(UUID rootRunId) {
-    synchronized (log) {
-      int removed = delegate.compact(rootRunId);
-      if (removed > 0) {
-        log.write(List.of(Records.compact(rootRunId)));
-      }
-      return removed;
-    }
+    return changes.apply(
+        () -> delegate.compact(rootRunId),
+        removed -> removed > 0 ? List.of(Records.compact(rootRunId)) : List.of());
   }
 }

@@ -12,39 +12,42 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The in-memory metadata store made durable: flows, signals and healed owners are logged (run rows
- * need no log of their own: they are projected again when the journal is replayed). Thread-safe.
+ * The in-memory metadata store made durable: flows and signals are logged before the call returns
+ * (run rows need no log of their own: they are projected again when the journal is replayed); a
+ * change that cannot be logged is not kept (see {@link LoggedChanges}). Thread-safe.
  */
 final class LoggedMetadataStore extends ForwardingMetadataStore {
-  private final MutationLog log;
+  private final LoggedChanges changes;
 
-  LoggedMetadataStore(MetadataStore delegate, MutationLog log) {
+  LoggedMetadataStore(MetadataStore delegate, LoggedChanges changes) {
     super(delegate);
-    this.log = log;
+    this.changes = changes;
   }
 
   @Override
   public void saveFlow(FlowRecord flow) {
-    synchronized (log) {
-      delegate.saveFlow(flow);
-      log.write(List.of(Records.flow(flow)));
-    }
+    changes.apply(
+        () -> {
+          delegate.saveFlow(flow);
+          return null;
+        },
+        done -> List.of(Records.flow(flow)));
   }
 
   @Override
   public Signal addSignal(UUID runId, SignalType type, String step, JsonNode payload, Instant now) {
-    synchronized (log) {
-      Signal signal = delegate.addSignal(runId, type, step, payload, now);
-      log.write(List.of(Records.signal(runId, type, step, payload, now)));
-      return signal;
-    }
+    return changes.apply(
+        () -> delegate.addSignal(runId, type, step, payload, now),
+        signal -> List.of(Records.signal(runId, type, step, payload, now)));
   }
 
   @Override
   public void deleteSignals(Collection<Long> signalIds) {
-    synchronized (log) {
-      delegate.deleteSignals(signalIds);
-      log.write(List.of(Records.signalsDeleted(List.copyOf(signalIds))));
-    }
+    changes.apply(
+        () -> {
+          delegate.deleteSignals(signalIds);
+          return null;
+        },
+        done -> List.of(Records.signalsDeleted(List.copyOf(signalIds))));
   }
 }

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.baton.journal.JournalCodec;
 import io.baton.store.StoreException;
+import io.baton.store.StoreUnavailableException;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -17,104 +21,212 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * An append-only file of JSON lines, one per change to the embedded store, each batch forced to
- * disk before the change is acknowledged. A line cut short by a crash is dropped when the log is
- * opened again. One process at a time: the directory is locked. Thread-safe.
+ * An append-only file of JSON lines, one per change to the embedded store. A batch is acknowledged
+ * only once it is forced to disk. A batch that fails (no space, an I/O error, a write cut short) is
+ * cut off again, so the log ends at its last acknowledged line and stays readable; if even that
+ * fails, the log refuses every further write until the store is opened again (a line cut short by a
+ * crash or a failure is dropped then). The log is read by streaming, so it may grow past 2 GiB. One
+ * process at a time: the directory is locked. Thread-safe.
  */
 final class MutationLog implements AutoCloseable {
   static final String FILE = "store.log";
   private static final ObjectMapper MAPPER = JournalCodec.mapper();
+  private static final int READ_BUFFER = 1 << 20;
 
-  private final Path file;
-  private final FileChannel channel;
+  private final Path path;
+  private final LogFile file;
   private final FileChannel lockChannel;
   private final FileLock lock;
+  private long length;
+  private IOException broken;
 
-  private MutationLog(Path file, FileChannel channel, FileChannel lockChannel, FileLock lock) {
+  private MutationLog(
+      Path path, LogFile file, FileChannel lockChannel, FileLock lock, long length) {
+    this.path = path;
     this.file = file;
-    this.channel = channel;
     this.lockChannel = lockChannel;
     this.lock = lock;
+    this.length = length;
   }
 
   /**
    * Opens (or creates) the log in {@code dir}, replaying every complete line into {@code apply}.
    */
-  static MutationLog open(Path dir, Consumer<JsonNode> apply) {
+  static MutationLog open(Path dir, Consumer<JsonNode> apply, LogFile.Opener files) {
+    FileChannel lockChannel = null;
     try {
       Files.createDirectories(dir);
-      FileChannel lockChannel =
+      lockChannel =
           FileChannel.open(
               dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock;
-      try {
-        lock = lockChannel.tryLock();
-      } catch (java.nio.channels.OverlappingFileLockException heldHere) {
-        lock = null;
+      FileLock lock = tryLock(lockChannel, dir);
+      Path path = dir.resolve(FILE);
+      boolean created = !Files.exists(path);
+      long valid = created ? 0 : replay(path, apply);
+      LogFile file = files.open(path);
+      file.truncate(valid);
+      file.force();
+      if (created) {
+        syncDirectory(dir);
       }
-      if (lock == null) {
-        lockChannel.close();
-        throw new StoreException(
-            "another baton process is using the embedded store in " + dir, null, null);
-      }
-      Path file = dir.resolve(FILE);
-      long valid = replay(file, apply);
-      FileChannel channel =
-          FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      channel.truncate(valid);
-      channel.position(valid);
-      return new MutationLog(file, channel, lockChannel, lock);
+      return new MutationLog(path, file, lockChannel, lock, valid);
     } catch (IOException e) {
+      closeQuietly(lockChannel);
       throw new StoreException(
           "cannot open the embedded store in " + dir + ": " + e.getMessage(), null, e);
+    } catch (RuntimeException e) {
+      closeQuietly(lockChannel);
+      throw e;
     }
   }
 
-  /** Applies every complete line; returns the length of the log up to its last complete line. */
-  private static long replay(Path file, Consumer<JsonNode> apply) throws IOException {
-    if (!Files.exists(file)) {
-      return 0;
+  private static FileLock tryLock(FileChannel lockChannel, Path dir) throws IOException {
+    FileLock lock;
+    try {
+      lock = lockChannel.tryLock();
+    } catch (java.nio.channels.OverlappingFileLockException heldHere) {
+      lock = null;
     }
-    byte[] content = Files.readAllBytes(file);
-    int start = 0;
-    for (int i = 0; i < content.length; i++) {
-      if (content[i] == '\n') {
-        String line = new String(content, start, i - start, StandardCharsets.UTF_8);
-        if (!line.isBlank()) {
-          apply.accept(MAPPER.readTree(line));
+    if (lock == null) {
+      throw new StoreException(
+          "another baton process is using the embedded store in " + dir, null, null);
+    }
+    return lock;
+  }
+
+  /** A new file is only durable once its directory entry is: force the directory too. */
+  private static void syncDirectory(Path dir) throws IOException {
+    try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+      directory.force(true);
+    }
+  }
+
+  /** Applies every complete line again (after a failed write, to match memory to disk). */
+  synchronized void replay(Consumer<JsonNode> apply) {
+    try {
+      replay(path, apply);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the embedded store's log " + path, e);
+    }
+  }
+
+  /**
+   * Applies every complete line, streaming; returns the log's length up to its last complete line.
+   */
+  private static long replay(Path path, Consumer<JsonNode> apply) throws IOException {
+    long offset = 0;
+    long valid = 0;
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    boolean content = false; // the current line has a non-blank byte: it is being buffered
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(path), READ_BUFFER)) {
+      byte[] chunk = new byte[READ_BUFFER];
+      int read;
+      while ((read = in.read(chunk)) > 0) {
+        int start = 0;
+        for (int i = 0; i < read; i++) {
+          byte b = chunk[i];
+          if (b == '\n') {
+            if (content) {
+              line.write(chunk, start, i - start);
+              apply.accept(MAPPER.readTree(line.toByteArray()));
+              line.reset();
+              content = false;
+            }
+            start = i + 1;
+            valid = offset + start;
+          } else if (!content) {
+            if (isBlank(b)) {
+              start = i + 1; // blank lines are skipped without buffering them
+            } else {
+              content = true;
+            }
+          }
         }
-        start = i + 1;
+        if (content) {
+          line.write(chunk, start, read - start);
+        }
+        offset += read;
       }
     }
-    return start;
+    return valid;
   }
 
-  /** Writes the records and forces them to disk. */
+  private static boolean isBlank(byte b) {
+    return b == ' ' || b == '\t' || b == '\r';
+  }
+
+  /**
+   * Writes the records and forces them to disk; returns only once they are durable.
+   *
+   * @throws StoreUnavailableException nothing of the batch is acknowledged: it failed (and was cut
+   *     off again), or the log refuses writes since an earlier failure could not be cut off
+   */
   synchronized void write(List<? extends JsonNode> records) {
     if (records.isEmpty()) {
       return;
     }
+    if (broken != null) {
+      throw new StoreUnavailableException(
+          "the embedded store's log "
+              + path
+              + " refuses writes since a failed write could not be undone ("
+              + broken
+              + "); restart the node to reopen it",
+          broken);
+    }
+    ByteBuffer batch = encode(records);
+    long before = length;
+    try {
+      while (batch.hasRemaining()) {
+        length += file.write(batch, length);
+      }
+      file.force();
+    } catch (IOException failure) {
+      cutBack(before);
+      throw new StoreUnavailableException(
+          "cannot write the embedded store's log " + path + ": " + failure, failure);
+    }
+  }
+
+  private static ByteBuffer encode(List<? extends JsonNode> records) {
     try {
       StringBuilder lines = new StringBuilder();
       for (JsonNode record : records) {
         lines.append(MAPPER.writeValueAsString(record)).append('\n');
       }
-      ByteBuffer buffer = ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
-      while (buffer.hasRemaining()) {
-        channel.write(buffer);
-      }
-      channel.force(false);
+      return ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the embedded store's log " + file, e);
+      throw new UncheckedIOException("cannot encode a record of the embedded store", e);
+    }
+  }
+
+  /** Cuts a failed batch off, so the log ends at its last acknowledged line. */
+  private void cutBack(long before) {
+    try {
+      file.truncate(before);
+      file.force();
+      length = before;
+    } catch (IOException failure) {
+      broken = failure;
     }
   }
 
   @Override
   public synchronized void close() throws IOException {
-    if (channel.isOpen()) {
-      channel.close();
+    if (lockChannel.isOpen()) {
+      file.close();
       lock.release();
       lockChannel.close();
+    }
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (IOException ignored) {
+        // opening failed already; that failure is the one to report
+      }
     }
   }
 }

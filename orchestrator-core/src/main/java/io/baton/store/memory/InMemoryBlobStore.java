@@ -39,4 +39,12 @@ public final class InMemoryBlobStore implements BlobStore {
   public boolean contains(String hash) {
     return blobs.containsKey(hash);
   }
+
+  /**
+   * Forgets a blob. For a store kept durable by a log of its own (the embedded store): a blob whose
+   * write to that log failed must not be served.
+   */
+  public void remove(String hash) {
+    blobs.remove(hash);
+  }
 }

@@ -123,6 +123,18 @@ public final class InMemoryMetadataStore implements MetadataStore {
     return row.withWakeAt(oldest);
   }
 
+  /**
+   * Forgets everything. For a store kept durable by a log of its own (the embedded store), which
+   * rebuilds memory from that log after a failed write.
+   */
+  public synchronized void clear() {
+    runs.clear();
+    idempotencyKeys.clear();
+    flows.clear();
+    signals.clear();
+    nextSignalId = 1;
+  }
+
   // --- flows ---------------------------------------------------------------------------------
 
   @Override
