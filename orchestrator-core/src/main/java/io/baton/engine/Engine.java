@@ -229,13 +229,14 @@ public final class Engine {
   }
 
   /**
-   * The node's lease is gone: from now on no step starts, no claim or submit whose token came from
-   * that lease is adopted, and every tree is dropped.
+   * The node's lease is gone ({@code why}: lost, or released at shutdown): from now on no step
+   * starts, no claim or submit whose token came from that lease is adopted, and every tree is
+   * dropped.
    */
-  public CompletableFuture<Void> leaseLost() {
+  public CompletableFuture<Void> leaseEnded(String why) {
     leaseEpoch.incrementAndGet();
     suspended = true;
-    return dropAll("the node's lease was lost");
+    return dropAll(why);
   }
 
   /**

@@ -227,7 +227,11 @@ public final class OrchestratorNode implements AutoCloseable {
     lastLeaseState = state;
     switch (state) {
       case SUSPENDED -> engine.setSuspended(true);
-      case LOST -> engine.leaseLost();
+      case LOST ->
+          engine.leaseEnded(
+              phase.get() == Phase.DRAINING
+                  ? "its lease was released at shutdown"
+                  : "the node's lease was lost");
       case CONNECTED -> {
         engine.setSuspended(false);
         if (previous == ConnectionState.LOST && phase.get() == Phase.READY && recovery.enabled()) {
