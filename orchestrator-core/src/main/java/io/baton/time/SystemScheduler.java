@@ -7,9 +7,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The production scheduler: the system clock and a small pool of named daemon threads. Tasks that
- * throw are logged by {@link NamedThreads} and do not kill the pool. {@link #close()} is
- * idempotent.
+ * The production scheduler: the system clock, {@link System#nanoTime()} for monotonic time (the
+ * pool's delays run on it too) and a small pool of named daemon threads. Tasks that throw are
+ * logged by {@link NamedThreads} and do not kill the pool. {@link #close()} is idempotent.
  */
 public final class SystemScheduler implements Scheduler, AutoCloseable {
   private final Clock clock;
@@ -28,6 +28,11 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
   @Override
   public Clock clock() {
     return clock;
+  }
+
+  @Override
+  public long nanoTime() {
+    return System.nanoTime();
   }
 
   @Override

@@ -45,6 +45,11 @@ final class SimScheduler implements Scheduler {
   }
 
   @Override
+  public long nanoTime() {
+    return global.nanoTime();
+  }
+
+  @Override
   public void execute(Runnable task) {
     schedule(Duration.ZERO, task);
   }

@@ -12,11 +12,17 @@ import java.util.function.BooleanSupplier;
  * A scheduler that runs nothing by itself: tests run due tasks with {@link #runDue()} and move time
  * with {@link #advance}. Tasks due at the same instant run in the order they were submitted, so a
  * test (or a simulation seed) replays exactly. Thread-safe, but meant to be driven by one thread.
+ *
+ * <p>Time passing moves the wall clock and the monotonic time ({@link #nanoTime()}) together; tasks
+ * fall due on the monotonic time. {@link #stepWallClock} steps only the wall clock, either way, as
+ * NTP or an operator would: no task falls due earlier or later for it.
  */
 public final class ManualScheduler implements Scheduler {
   private final SettableClock clock;
+  private final Instant origin;
   private final PriorityQueue<Task> queue = new PriorityQueue<>();
   private long sequence;
+  private long wallSteps;
 
   public ManualScheduler() {
     this(new SettableClock());
@@ -24,23 +30,24 @@ public final class ManualScheduler implements Scheduler {
 
   public ManualScheduler(SettableClock clock) {
     this.clock = clock;
+    this.origin = clock.instant();
   }
 
   private static final class Task implements Comparable<Task>, Cancellable {
-    final Instant due;
+    final long dueNanos;
     final long order;
     final Runnable body;
     boolean cancelled;
 
-    Task(Instant due, long order, Runnable body) {
-      this.due = due;
+    Task(long dueNanos, long order, Runnable body) {
+      this.dueNanos = dueNanos;
       this.order = order;
       this.body = body;
     }
 
     @Override
     public int compareTo(Task other) {
-      int byTime = due.compareTo(other.due);
+      int byTime = Long.compare(dueNanos, other.dueNanos);
       return byTime != 0 ? byTime : Long.compare(order, other.order);
     }
 
@@ -61,6 +68,21 @@ public final class ManualScheduler implements Scheduler {
     return clock;
   }
 
+  /** Nanoseconds of simulated time since this scheduler was created; wall-clock steps aside. */
+  @Override
+  public synchronized long nanoTime() {
+    return Duration.between(origin, clock.instant()).toNanos() - wallSteps;
+  }
+
+  /**
+   * Steps the wall clock by {@code shift} (negative: back) without time passing: {@link
+   * #nanoTime()} and the tasks' due times stay where they are.
+   */
+  public synchronized void stepWallClock(Duration shift) {
+    clock.step(shift);
+    wallSteps += shift.toNanos();
+  }
+
   @Override
   public void execute(Runnable task) {
     schedule(Duration.ZERO, task);
@@ -68,7 +90,7 @@ public final class ManualScheduler implements Scheduler {
 
   @Override
   public synchronized Cancellable schedule(Duration delay, Runnable task) {
-    Instant due = delay.isNegative() ? clock.instant() : clock.instant().plus(delay);
+    long due = delay.isNegative() ? nanoTime() : nanoTime() + delay.toNanos();
     Task scheduled = new Task(due, sequence++, task);
     queue.add(scheduled);
     return scheduled;
@@ -89,7 +111,7 @@ public final class ManualScheduler implements Scheduler {
 
   private synchronized Task pollDue() {
     Task head = queue.peek();
-    if (head == null || head.due.isAfter(clock.instant())) {
+    if (head == null || head.dueNanos > nanoTime()) {
       return null;
     }
     return queue.poll();
@@ -97,14 +119,14 @@ public final class ManualScheduler implements Scheduler {
 
   /** Moves time forward step by step, running each task when its time comes. */
   public void advance(Duration duration) {
-    Instant end = clock.instant().plus(duration);
+    long end = nanoTime() + duration.toNanos();
     runDue();
-    Instant next;
-    while ((next = nextDue()) != null && !next.isAfter(end)) {
-      clock.set(next);
+    Long next;
+    while ((next = nextDueNanos()) != null && next <= end) {
+      moveTo(next);
       runDue();
     }
-    clock.set(end);
+    moveTo(end);
     runDue();
   }
 
@@ -113,25 +135,38 @@ public final class ManualScheduler implements Scheduler {
    * not hold within {@code limit} of simulated time.
    */
   public void runUntil(BooleanSupplier condition, Duration limit) {
-    Instant end = clock.instant().plus(limit);
+    long end = nanoTime() + limit.toNanos();
     runDue();
     while (!condition.getAsBoolean()) {
-      Instant next = nextDue();
-      if (next == null || next.isAfter(end)) {
+      Long next = nextDueNanos();
+      if (next == null || next > end) {
         throw new AssertionError("condition not met within " + limit + " of simulated time");
       }
-      clock.set(next);
+      moveTo(next);
       runDue();
     }
   }
 
-  /** The due time of the earliest live task, or null when none is scheduled. */
+  /** The wall-clock time at which the earliest live task falls due, or null when none is. */
   public synchronized Instant nextDue() {
+    Long next = nextDueNanos();
+    return next == null ? null : clock.instant().plusNanos(next - nanoTime());
+  }
+
+  private synchronized Long nextDueNanos() {
     while (!queue.isEmpty() && queue.peek().cancelled) {
       queue.poll();
     }
     Task head = queue.peek();
-    return head == null ? null : head.due;
+    return head == null ? null : head.dueNanos;
+  }
+
+  /** Lets time pass until the monotonic time reads {@code nanos} (never backwards). */
+  private synchronized void moveTo(long nanos) {
+    long ahead = nanos - nanoTime();
+    if (ahead > 0) {
+      clock.advance(Duration.ofNanos(ahead));
+    }
   }
 
   public synchronized int pending() {

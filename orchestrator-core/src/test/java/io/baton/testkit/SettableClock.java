@@ -6,7 +6,10 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock that only moves when told to. Thread-safe. */
+/**
+ * A clock that only moves when told to, and only forward; a {@link ManualScheduler} may also step
+ * it back, as NTP steps a wall clock ({@link ManualScheduler#stepWallClock}). Thread-safe.
+ */
 public final class SettableClock extends Clock {
   public static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
   private volatile Instant now;
@@ -31,6 +34,11 @@ public final class SettableClock extends Clock {
       throw new IllegalArgumentException("time only moves forward: " + instant + " < " + now);
     }
     now = instant;
+  }
+
+  /** Steps the clock either way; only {@link ManualScheduler}, which keeps monotonic time apart. */
+  synchronized void step(Duration shift) {
+    now = now.plus(shift);
   }
 
   @Override
