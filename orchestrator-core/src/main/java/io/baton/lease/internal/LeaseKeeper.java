@@ -12,15 +12,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps a node lease alive and tracks the node's {@link ConnectionState} on the injected clock, the
- * same way for every lease manager.
+ * Keeps a node lease alive and tracks the node's {@link ConnectionState} on the injected
+ * scheduler's monotonic time, the same way for every lease manager.
  *
  * <p>A renewal counts from the moment it was sent, which is never later than the moment the lease
  * service extended the lease; so the lease is alive at least until {@code lastRenewed + ttl}. The
  * node becomes SUSPENDED at {@code lastRenewed + renewDeadline} (two thirds of the TTL, leaving a
- * third of the TTL as margin for clock drift) and LOST at {@code lastRenewed + ttl}. While LOST it
- * keeps trying to grant a fresh lease. A grant also counts from before it was sent, so a slow grant
- * may leave the node SUSPENDED for a moment right after it connects: safe, never late.
+ * third of the TTL as margin for clock drift) and LOST at {@code lastRenewed + ttl}. Every deadline
+ * is measured on {@link Scheduler#nanoTime()} and scheduled as a relative delay, never on the wall
+ * clock: a wall clock stepped back after a renewal (NTP) would otherwise hold the node CONNECTED
+ * past the moment its lease may have expired, and another node could claim its runs while it still
+ * starts steps. While LOST it keeps trying to grant a fresh lease. A grant also counts from before
+ * it was sent, so a slow grant may leave the node SUSPENDED for a moment right after it connects:
+ * safe, never late.
  *
  * <p>The scheduler must have at least two threads: a renewal blocked on the network must not delay
  * the deadline that suspends the node. Thread-safe.
@@ -48,7 +52,8 @@ public final class LeaseKeeper implements AutoCloseable {
   private final Session session;
   private final List<Consumer<ConnectionState>> listeners = new CopyOnWriteArrayList<>();
   private ConnectionState state = ConnectionState.LOST;
-  private Instant lastRenewed = Instant.MIN;
+  private long lastRenewedNanos;
+  private boolean everRenewed;
   private boolean started;
   private boolean closed;
   private Scheduler.Cancellable nextTick;
@@ -70,7 +75,7 @@ public final class LeaseKeeper implements AutoCloseable {
     if (started) {
       return;
     }
-    Instant sentAt = scheduler.now();
+    long sentAt = scheduler.nanoTime();
     session.grant();
     started = true;
     renewed(sentAt);
@@ -81,9 +86,15 @@ public final class LeaseKeeper implements AutoCloseable {
     return state;
   }
 
-  /** When the lease expires unless renewed, as far as this node knows. */
+  /**
+   * When the lease expires unless renewed, as far as this node knows, on the wall clock as it reads
+   * now (a later step of the wall clock does not move the lease's real expiry).
+   */
   public synchronized Instant expiresAt() {
-    return lastRenewed.plus(ttl);
+    Instant now = scheduler.now();
+    return everRenewed
+        ? now.plusNanos(lastRenewedNanos + ttl.toNanos() - scheduler.nanoTime())
+        : now;
   }
 
   public Subscription onStateChange(Consumer<ConnectionState> listener) {
@@ -127,7 +138,7 @@ public final class LeaseKeeper implements AutoCloseable {
         return;
       }
     }
-    Instant sentAt = scheduler.now();
+    long sentAt = scheduler.nanoTime();
     boolean lost = state() == ConnectionState.LOST;
     try {
       if (lost) {
@@ -151,39 +162,44 @@ public final class LeaseKeeper implements AutoCloseable {
     }
   }
 
-  private void renewed(Instant sentAt) {
+  private void renewed(long sentAtNanos) {
     synchronized (this) {
-      if (sentAt.isAfter(lastRenewed)) {
-        lastRenewed = sentAt;
+      if (!everRenewed || sentAtNanos - lastRenewedNanos > 0) {
+        lastRenewedNanos = sentAtNanos;
+        everRenewed = true;
       }
       if (deadline != null) {
         deadline.cancel();
       }
       if (!closed) {
-        deadline = scheduler.scheduleAt(lastRenewed.plus(renewDeadline), this::checkDeadlines);
+        deadline = scheduler.schedule(untilSinceRenewal(renewDeadline), this::checkDeadlines);
       }
     }
     transition(ConnectionState.CONNECTED);
   }
 
   private void checkDeadlines() {
-    Instant now = scheduler.now();
-    Instant renewedAt;
+    Duration sinceRenewal;
     synchronized (this) {
       if (closed) {
         return;
       }
-      renewedAt = lastRenewed;
+      sinceRenewal = Duration.ofNanos(scheduler.nanoTime() - lastRenewedNanos);
     }
-    if (!now.isBefore(renewedAt.plus(ttl))) {
+    if (sinceRenewal.compareTo(ttl) >= 0) {
       transition(ConnectionState.LOST);
-    } else if (!now.isBefore(renewedAt.plus(renewDeadline))) {
+    } else if (sinceRenewal.compareTo(renewDeadline) >= 0) {
       if (transition(ConnectionState.SUSPENDED)) {
         synchronized (this) {
-          deadline = scheduler.scheduleAt(renewedAt.plus(ttl), this::checkDeadlines);
+          deadline = scheduler.schedule(untilSinceRenewal(ttl), this::checkDeadlines);
         }
       }
     }
+  }
+
+  /** How long from now until {@code sinceRenewal} has passed since the last renewal was sent. */
+  private synchronized Duration untilSinceRenewal(Duration sinceRenewal) {
+    return Duration.ofNanos(lastRenewedNanos + sinceRenewal.toNanos() - scheduler.nanoTime());
   }
 
   /** Moves to {@code next} unless already there; LOST only leaves by a fresh grant. */
