@@ -93,4 +93,16 @@ class InMemoryLeaseManagerTest extends LeaseManagerComplianceSuite {
     scheduler.runUntil(() -> a.state() == ConnectionState.CONNECTED, TTL);
     assertThat(a.getLease(run).orElseThrow().owner()).isEqualTo("node-a");
   }
+
+  @Test
+  void the_service_expires_a_lease_after_its_ttl_even_when_the_wall_clock_is_stepped_back() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    a.close();
+
+    scheduler.stepWallClock(Duration.ofHours(-1));
+    scheduler.advance(TTL.plusMillis(1));
+
+    assertThat(b.listNodes()).extracting(NodeInfo::nodeId).containsExactly("node-b");
+  }
 }

@@ -27,7 +27,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The lease service in process: what etcd is to a real cluster, shared by every node of one JVM
  * (the embedded default, tests and the cluster simulation). Leases expire on the injected
- * scheduler's clock. Tokens come from one revision counter, so they only grow. Thread-safe.
+ * scheduler's monotonic time, as etcd's do on its own: stepping the wall clock does not move them.
+ * Tokens come from one revision counter, so they only grow. Thread-safe.
  */
 public final class InMemoryLeaseService {
   private final Scheduler scheduler;
@@ -57,15 +58,15 @@ public final class InMemoryLeaseService {
     final String nodeId;
     final Duration ttl;
     long grantRevision;
-    Instant expiresAt;
+    long expiresAtNanos;
     NodeInfo info;
     final Set<UUID> runs = new HashSet<>();
 
-    Lease(long id, String nodeId, Duration ttl, Instant expiresAt, NodeInfo info) {
+    Lease(long id, String nodeId, Duration ttl, long expiresAtNanos, NodeInfo info) {
       this.id = id;
       this.nodeId = nodeId;
       this.ttl = ttl;
-      this.expiresAt = expiresAt;
+      this.expiresAtNanos = expiresAtNanos;
       this.info = info;
     }
   }
@@ -85,7 +86,7 @@ public final class InMemoryLeaseService {
     reach(info.nodeId());
     expireDue();
     long id = nextLeaseId++;
-    Lease lease = new Lease(id, info.nodeId(), ttl, scheduler.now().plus(ttl), info);
+    Lease lease = new Lease(id, info.nodeId(), ttl, scheduler.nanoTime() + ttl.toNanos(), info);
     leases.put(id, lease);
     nodeLeases.put(info.nodeId(), id);
     lease.grantRevision = ++revision;
@@ -100,7 +101,7 @@ public final class InMemoryLeaseService {
     if (lease == null) {
       return false;
     }
-    lease.expiresAt = scheduler.now().plus(lease.ttl);
+    lease.expiresAtNanos = scheduler.nanoTime() + lease.ttl.toNanos();
     scheduleExpiry(lease);
     return true;
   }
@@ -196,9 +197,9 @@ public final class InMemoryLeaseService {
 
   /** Expires every lease whose time has come; called on every operation and by timers. */
   public synchronized void expireDue() {
-    Instant now = scheduler.now();
+    long now = scheduler.nanoTime();
     for (Lease lease : List.copyOf(leases.values())) {
-      if (!now.isBefore(lease.expiresAt)) {
+      if (now - lease.expiresAtNanos >= 0) {
         drop(lease, false);
       }
     }
@@ -227,8 +228,8 @@ public final class InMemoryLeaseService {
   }
 
   private void scheduleExpiry(Lease lease) {
-    Instant at = lease.expiresAt;
-    scheduler.scheduleAt(at, this::expireDue);
+    scheduler.schedule(
+        Duration.ofNanos(lease.expiresAtNanos - scheduler.nanoTime()), this::expireDue);
   }
 
   private Lease live(long leaseId, String nodeId) {
@@ -242,7 +243,9 @@ public final class InMemoryLeaseService {
 
   private Instant expiresAt(RunKey key) {
     Lease lease = leases.get(key.leaseId());
-    return lease == null ? null : lease.expiresAt;
+    return lease == null
+        ? null
+        : scheduler.now().plusNanos(lease.expiresAtNanos - scheduler.nanoTime());
   }
 
   private void reach(String nodeId) {
