@@ -89,10 +89,16 @@ public interface LeaseManager extends AutoCloseable {
   /** The run's current lease, if anyone holds it. */
   Optional<RunLease> getLease(UUID runId);
 
-  /** The nodes whose lease is alive, with the lease service's revision at that read. */
+  /**
+   * The nodes whose lease is alive, and the revision at which the lease service was read: a node
+   * missing from the list that announces itself afterwards gets a node token above that revision
+   * (see {@link LiveNodes}).
+   *
+   * @throws LeaseUnavailableException the lease service cannot be reached
+   */
   LiveNodes liveNodes();
 
-  /** The nodes whose lease is alive. */
+  /** The nodes whose lease is alive: {@link #liveNodes()} without its revision. */
   default List<NodeInfo> listNodes() {
     return liveNodes().nodes();
   }

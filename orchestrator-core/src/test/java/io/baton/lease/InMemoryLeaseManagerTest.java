@@ -36,6 +36,13 @@ class InMemoryLeaseManagerTest extends LeaseManagerComplianceSuite {
       }
 
       @Override
+      public void loseLease(LeaseManager node) {
+        service.setReachable(node.nodeId(), false);
+        scheduler.runUntil(() -> node.state() == ConnectionState.LOST, TTL.multipliedBy(2));
+        service.setReachable(node.nodeId(), true);
+      }
+
+      @Override
       public void await(String what, BooleanSupplier condition) {
         scheduler.runUntil(condition, Duration.ofMinutes(1));
       }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -34,6 +35,13 @@ public abstract class LeaseManagerComplianceSuite {
      * time) until the lease service has expired it.
      */
     void expire(LeaseManager node);
+
+    /**
+     * Takes the node's lease away behind its back, as the lease service would (it expired while the
+     * node could not reach the service, or an operator revoked it), and returns once the node has
+     * seen it LOST. The node then grants itself a fresh lease on its own.
+     */
+    void loseLease(LeaseManager node);
 
     /** Waits, moving time on if time is simulated, until the condition holds; fails otherwise. */
     void await(String what, BooleanSupplier condition);
@@ -74,7 +82,7 @@ public abstract class LeaseManagerComplianceSuite {
     final List<Orphan> orphans = new CopyOnWriteArrayList<>();
     final List<String> gaps = new CopyOnWriteArrayList<>();
     final List<String> nodesGone = new CopyOnWriteArrayList<>();
-    final Map<String, Long> goneAt = new java.util.concurrent.ConcurrentHashMap<>();
+    final Map<String, Long> goneAtRevision = new ConcurrentHashMap<>();
 
     @Override
     public void onOrphans(List<Orphan> batch) {
@@ -84,7 +92,7 @@ public abstract class LeaseManagerComplianceSuite {
     @Override
     public void onNodeGone(String nodeId, boolean handoff, long revision) {
       nodesGone.add(nodeId + (handoff ? " handoff" : " expired"));
-      goneAt.put(nodeId, revision);
+      goneAtRevision.put(nodeId, revision);
     }
 
     @Override
@@ -313,38 +321,6 @@ public abstract class LeaseManagerComplianceSuite {
   }
 
   @Test
-  void a_gone_nodes_revision_is_above_its_lease_tokens_and_below_those_of_its_next_lease() {
-    LeaseManager a = node("node-a");
-    LeaseManager b = node("node-b");
-    OrphanRecorder watcher = new OrphanRecorder();
-    try (Subscription ignored = b.watchOrphans(watcher)) {
-      long nodeToken = a.nodeToken();
-      long runToken = token(a.acquire(UUID.randomUUID()));
-
-      cluster.expire(a);
-      cluster.await("node-a gone", () -> watcher.goneAt.containsKey("node-a"));
-      long gone = watcher.goneAt.get("node-a");
-      assertThat(gone).isGreaterThan(nodeToken).isGreaterThan(runToken);
-
-      LeaseManager again = node("node-a");
-      assertThat(again.nodeToken()).isGreaterThan(gone);
-      assertThat(token(again.acquire(UUID.randomUUID()))).isGreaterThan(gone);
-    }
-  }
-
-  @Test
-  void a_node_announced_after_a_live_nodes_read_has_a_node_token_above_its_revision() {
-    LeaseManager a = node("node-a");
-    LiveNodes read = a.liveNodes();
-    assertThat(read.nodes()).extracting(NodeInfo::nodeId).contains("node-a");
-    assertThat(a.nodeToken()).isLessThanOrEqualTo(read.revision());
-
-    LeaseManager later = node("node-later");
-    assertThat(read.nodes()).extracting(NodeInfo::nodeId).doesNotContain("node-later");
-    assertThat(later.nodeToken()).isGreaterThan(read.revision());
-  }
-
-  @Test
   void the_node_token_is_larger_than_every_earlier_token_and_smaller_than_every_later_one() {
     LeaseManager a = node("node-a");
     long before = token(a.acquire(UUID.randomUUID()));
@@ -364,9 +340,14 @@ public abstract class LeaseManagerComplianceSuite {
       UUID run = UUID.randomUUID();
       token(a.acquire(run));
       a.release(run);
+      long nodeToken = a.nodeToken();
+      long runToken = token(a.acquire(UUID.randomUUID()));
       a.releaseAll();
       cluster.await("node-a gone", () -> watcher.nodesGone.contains("node-a handoff"));
       assertThat(watcher.nodesGone).containsExactly("node-a handoff");
+      assertThat(watcher.goneAtRevision.get("node-a"))
+          .isGreaterThan(nodeToken)
+          .isGreaterThan(runToken);
     }
   }
 
@@ -403,5 +384,87 @@ public abstract class LeaseManagerComplianceSuite {
     cluster.await("one and a half TTLs", () -> !cluster.now().isBefore(end));
     assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
     assertThat(a.getLease(run).orElseThrow().token()).isEqualTo(token);
+  }
+
+  @Test
+  void a_lost_lease_is_gone_at_a_revision_above_its_tokens_and_below_those_of_the_fresh_lease() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      long oldNodeToken = a.nodeToken();
+      long oldRunToken = token(a.acquire(UUID.randomUUID()));
+
+      cluster.loseLease(a);
+      cluster.await("node-a gone", () -> watcher.goneAtRevision.containsKey("node-a"));
+      cluster.await("node-a on a fresh lease", () -> holdsFreshLease(a, oldNodeToken));
+
+      long gone = watcher.goneAtRevision.get("node-a");
+      assertThat(watcher.nodesGone).containsExactly("node-a expired");
+      assertThat(oldNodeToken).isLessThan(gone);
+      assertThat(oldRunToken).isLessThan(gone);
+      assertThat(a.nodeToken()).isGreaterThan(gone);
+      assertThat(token(a.acquire(UUID.randomUUID()))).isGreaterThan(gone);
+    }
+  }
+
+  private static boolean holdsFreshLease(LeaseManager node, long oldNodeToken) {
+    try {
+      return node.state() == ConnectionState.CONNECTED && node.nodeToken() != oldNodeToken;
+    } catch (LeaseUnavailableException notYet) {
+      return false;
+    }
+  }
+
+  @Test
+  void a_node_restarted_after_its_lease_expired_has_tokens_above_the_revision_it_was_gone_at() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      long oldNodeToken = a.nodeToken();
+      long oldRunToken = token(a.acquire(UUID.randomUUID()));
+
+      cluster.expire(a);
+      cluster.await("node-a gone", () -> watcher.goneAtRevision.containsKey("node-a"));
+      LeaseManager restarted = node("node-a");
+
+      long gone = watcher.goneAtRevision.get("node-a");
+      assertThat(oldNodeToken).isLessThan(gone);
+      assertThat(oldRunToken).isLessThan(gone);
+      assertThat(restarted.nodeToken()).isGreaterThan(gone);
+      assertThat(token(restarted.acquire(UUID.randomUUID()))).isGreaterThan(gone);
+    }
+  }
+
+  @Test
+  void live_nodes_are_read_at_a_revision_not_below_their_node_tokens() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    LiveNodes live = a.liveNodes();
+    assertThat(live.nodes())
+        .extracting(NodeInfo::nodeId)
+        .containsExactlyInAnyOrder("node-a", "node-b");
+    assertThat(live.revision())
+        .isGreaterThanOrEqualTo(a.nodeToken())
+        .isGreaterThanOrEqualTo(b.nodeToken());
+    assertThat(a.listNodes())
+        .extracting(NodeInfo::nodeId)
+        .containsExactlyInAnyOrder("node-a", "node-b");
+  }
+
+  @Test
+  void a_node_absent_from_a_live_nodes_read_that_announces_itself_later_has_a_larger_token() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    cluster.expire(a);
+    LiveNodes withoutA = b.liveNodes();
+    assertThat(withoutA.nodes()).extracting(NodeInfo::nodeId).containsExactly("node-b");
+
+    LeaseManager restarted = node("node-a");
+
+    assertThat(restarted.nodeToken()).isGreaterThan(withoutA.revision());
+    assertThat(token(restarted.acquire(UUID.randomUUID()))).isGreaterThan(withoutA.revision());
+    assertThat(b.liveNodes().revision()).isGreaterThanOrEqualTo(restarted.nodeToken());
   }
 }

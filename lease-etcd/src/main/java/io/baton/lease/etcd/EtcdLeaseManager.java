@@ -215,8 +215,7 @@ public final class EtcdLeaseManager implements LeaseManager {
   @Override
   public LiveNodes liveNodes() {
     requireOpen();
-    OrphanWatcher.NodeSnapshot snapshot = nodeSnapshot();
-    return new LiveNodes(snapshot.nodes(), snapshot.revision());
+    return nodeSnapshot();
   }
 
   @Override
@@ -270,7 +269,7 @@ public final class EtcdLeaseManager implements LeaseManager {
   }
 
   /** The live nodes, read from their keys, and the revision they were read at. */
-  private OrphanWatcher.NodeSnapshot nodeSnapshot() {
+  private LiveNodes nodeSnapshot() {
     GetResponse response =
         call(
             () ->
@@ -287,11 +286,11 @@ public final class EtcdLeaseManager implements LeaseManager {
         log.warn("node {}: skipping node key of {}: {}", nodeId, id, unreadable.getMessage());
       }
     }
-    return new OrphanWatcher.NodeSnapshot(response.getHeader().getRevision(), nodes);
+    return new LiveNodes(nodes, response.getHeader().getRevision());
   }
 
   /** Where an orphan watch starts: now, or (etcd unreachable) wherever etcd is when it connects. */
-  private OrphanWatcher.NodeSnapshot startOfWatch() {
+  private LiveNodes startOfWatch() {
     try {
       return nodeSnapshot();
     } catch (LeaseException unreachable) {

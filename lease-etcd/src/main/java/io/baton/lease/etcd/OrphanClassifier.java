@@ -56,7 +56,10 @@ final class OrphanClassifier {
     nodes.forEach(node -> draining.put(node.nodeId(), node.draining()));
   }
 
-  /** A node whose lease expired or was revoked (its node key was deleted). */
+  /**
+   * A node whose lease expired or was revoked: its node key was deleted at {@code revision} (the
+   * DELETE event's mod revision).
+   */
   record GoneNode(String nodeId, boolean handoff, long revision) {}
 
   /** What one watch response says: orphaned runs and departed nodes, in revision order. */

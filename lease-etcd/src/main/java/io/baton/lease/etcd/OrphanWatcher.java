@@ -1,6 +1,6 @@
 package io.baton.lease.etcd;
 
-import io.baton.lease.NodeInfo;
+import io.baton.lease.LiveNodes;
 import io.baton.lease.Orphan;
 import io.baton.lease.OrphanListener;
 import io.baton.lease.Subscription;
@@ -35,13 +35,13 @@ final class OrphanWatcher implements Subscription {
   private static final Duration FIRST_RETRY = Duration.ofMillis(100);
   private static final Duration LAST_RETRY = Duration.ofSeconds(2);
 
-  /** The live nodes and the revision they were read at: where a watch starts. */
-  record NodeSnapshot(long revision, List<NodeInfo> nodes) {}
-
-  /** Reads a {@link NodeSnapshot}; throws a {@code LeaseException} when etcd cannot answer. */
+  /**
+   * Reads the live nodes and the revision they were read at (where a watch starts); throws a {@code
+   * LeaseException} when etcd cannot answer.
+   */
   @FunctionalInterface
   interface NodeSnapshots {
-    NodeSnapshot read();
+    LiveNodes read();
   }
 
   private final Watch watch;
@@ -74,7 +74,7 @@ final class OrphanWatcher implements Subscription {
       OrphanListener listener,
       Scheduler scheduler,
       String nodeId,
-      NodeSnapshot start) {
+      LiveNodes start) {
     this.watch = watch;
     this.keys = keys;
     this.snapshots = snapshots;
@@ -253,7 +253,7 @@ final class OrphanWatcher implements Subscription {
    */
   private void startOver(String gapReason) {
     try {
-      NodeSnapshot now = snapshots.read();
+      LiveNodes now = snapshots.read();
       classifier.reset(now.nodes());
       lastSeenRevision = now.revision();
       open();

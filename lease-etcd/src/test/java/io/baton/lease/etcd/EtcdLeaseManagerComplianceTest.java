@@ -1,5 +1,6 @@
 package io.baton.lease.etcd;
 
+import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.LeaseManagerComplianceSuite;
 import java.time.Duration;
@@ -39,6 +40,15 @@ class EtcdLeaseManagerComplianceTest extends LeaseManagerComplianceSuite {
             .atMost(TTL.multipliedBy(5))
             .pollInterval(Duration.ofMillis(20))
             .until(() -> !nodes.isListed(node.nodeId()));
+      }
+
+      @Override
+      public void loseLease(LeaseManager node) {
+        nodes.revokeLeaseOf(node.nodeId());
+        Awaitility.await(node.nodeId() + " sees its lease lost")
+            .atMost(TTL.multipliedBy(2))
+            .pollInterval(Duration.ofMillis(5))
+            .until(() -> node.state() != ConnectionState.CONNECTED);
       }
 
       @Override

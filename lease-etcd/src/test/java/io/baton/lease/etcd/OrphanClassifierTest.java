@@ -88,7 +88,7 @@ class OrphanClassifierTest {
   }
 
   @Test
-  void a_deleted_node_key_is_a_departed_node_with_its_draining_flag_and_deletion_revision() {
+  void a_deleted_node_key_is_a_departed_node_with_its_draining_flag_and_the_deletion_revision() {
     OrphanClassifier.Departures departures =
         classifier.departures(
             List.of(nodePut("node-a", true, 8), runDeleted(run, 9), nodeDeleted("node-a", 9)));
