@@ -32,8 +32,15 @@ public interface LeaseManager extends AutoCloseable {
   Duration leaseTtl();
 
   /**
-   * Grants the node lease and announces the node with {@code info}. Idempotent.
+   * Grants the node lease and announces the node with {@code info}. Idempotent; a start that threw
+   * may be repeated.
    *
+   * <p>A node id announced on a live lease this manager did not grant belongs to another process,
+   * or to a predecessor killed without revoking its lease (a restarted pod keeps its id). The start
+   * refuses while that lease is being renewed; it may wait, up to about one TTL, for a lease nobody
+   * renews to expire (etcd does; the in-memory service refuses at once and the caller retries).
+   *
+   * @throws NodeIdInUseException another live process holds this node id
    * @throws LeaseUnavailableException the lease service cannot be reached
    */
   void start(NodeInfo info);

@@ -24,9 +24,14 @@ class InMemoryLeaseManagerTest extends LeaseManagerComplianceSuite {
     return new LeaseCluster() {
       @Override
       public LeaseManager startNode(String nodeId) {
-        LeaseManager manager = new InMemoryLeaseManager(nodeId, TTL, service, scheduler);
+        LeaseManager manager = createNode(nodeId);
         manager.start(new NodeInfo(nodeId, "127.0.0.1:8080", scheduler.now(), "test", false));
         return manager;
+      }
+
+      @Override
+      public LeaseManager createNode(String nodeId) {
+        return new InMemoryLeaseManager(nodeId, TTL, service, scheduler);
       }
 
       @Override

@@ -30,6 +30,9 @@ public abstract class LeaseManagerComplianceSuite {
     /** A new, started manager for {@code nodeId} with the suite's TTL. */
     LeaseManager startNode(String nodeId);
 
+    /** A new manager for {@code nodeId} with the suite's TTL, not started. */
+    LeaseManager createNode(String nodeId);
+
     /**
      * Lets the node's lease expire as if the node had died: stop renewing it and wait (or advance
      * time) until the lease service has expired it.
@@ -70,6 +73,17 @@ public abstract class LeaseManagerComplianceSuite {
     LeaseManager manager = cluster.startNode(nodeId);
     managers.add(manager);
     return manager;
+  }
+
+  /** A manager that is not started yet; closed after the test like the others. */
+  protected LeaseManager unstarted(String nodeId) {
+    LeaseManager manager = cluster.createNode(nodeId);
+    managers.add(manager);
+    return manager;
+  }
+
+  private NodeInfo info(String nodeId, String address) {
+    return new NodeInfo(nodeId, address, cluster.now(), "test", false);
   }
 
   private static long token(AcquireResult result) {
@@ -466,5 +480,60 @@ public abstract class LeaseManagerComplianceSuite {
     assertThat(restarted.nodeToken()).isGreaterThan(withoutA.revision());
     assertThat(token(restarted.acquire(UUID.randomUUID()))).isGreaterThan(withoutA.revision());
     assertThat(b.liveNodes().revision()).isGreaterThanOrEqualTo(restarted.nodeToken());
+  }
+
+  @Test
+  void a_second_manager_with_the_same_node_id_refuses_to_start_while_the_first_renews() {
+    LeaseManager first = unstarted("node-a");
+    first.start(info("node-a", "10.0.0.1:8080"));
+    long firstToken = first.nodeToken();
+    LeaseManager second = unstarted("node-a");
+
+    assertThatThrownBy(() -> second.start(info("node-a", "10.0.0.2:8080")))
+        .isInstanceOfSatisfying(
+            NodeIdInUseException.class,
+            refused -> {
+              assertThat(refused.nodeId()).contains("node-a");
+              assertThat(refused.otherAddress()).isEqualTo("10.0.0.1:8080");
+              assertThat(refused)
+                  .hasMessage("node id node-a is already in use by the process at 10.0.0.1:8080");
+            });
+
+    assertThat(first.state()).isEqualTo(ConnectionState.CONNECTED);
+    assertThat(first.nodeToken()).isEqualTo(firstToken);
+    assertThat(first.liveNodes().nodes())
+        .singleElement()
+        .satisfies(node -> assertThat(node.address()).isEqualTo("10.0.0.1:8080"));
+    assertThat(first.acquire(UUID.randomUUID()).isAcquired()).isTrue();
+  }
+
+  @Test
+  void a_node_id_whose_holder_was_killed_is_free_again_within_about_one_ttl() {
+    LeaseManager killed = unstarted("node-a");
+    killed.start(info("node-a", "10.0.0.1:8080"));
+    long killedToken = killed.nodeToken();
+    killed.close(); // stops renewing without revoking, as kill -9 would
+    Instant killedAt = cluster.now();
+    LeaseManager restarted = unstarted("node-a");
+
+    cluster.await("the restarted node starts", () -> startsNow(restarted, "10.0.0.2:8080"));
+
+    assertThat(Duration.between(killedAt, cluster.now()))
+        .isLessThanOrEqualTo(TTL.plus(Duration.ofSeconds(2)));
+    assertThat(restarted.state()).isEqualTo(ConnectionState.CONNECTED);
+    assertThat(restarted.nodeToken()).isGreaterThan(killedToken);
+    assertThat(restarted.liveNodes().nodes())
+        .singleElement()
+        .satisfies(node -> assertThat(node.address()).isEqualTo("10.0.0.2:8080"));
+  }
+
+  /** Starts the node, or reports that the id is still held (a manager may refuse at once). */
+  private boolean startsNow(LeaseManager node, String address) {
+    try {
+      node.start(info(node.nodeId(), address));
+      return true;
+    } catch (NodeIdInUseException stillHeld) {
+      return false;
+    }
   }
 }

@@ -9,6 +9,7 @@ import io.baton.engine.testing.TestCapabilities;
 import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Flow;
 import io.baton.journal.RunStatus;
+import io.baton.lease.NodeIdInUseException;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
 import io.baton.recovery.RecoveryConfig;
@@ -224,7 +225,37 @@ final class ClusterSimulation {
     node.engine()
         .addListener(
             people.approverFor(node.orchestrator(), () -> sim.node == node && sim.usable()));
-    sim.node.start();
+    launch(sim, sim.node);
+  }
+
+  /**
+   * Starts the node. A crashed node restarts with its id while its old lease may still live; the
+   * lease service refuses the id until that lease expires, so a refused start is retried every
+   * second, as a supervisor would restart the process.
+   */
+  private void launch(SimNode sim, OrchestratorNode node) {
+    node.start()
+        .whenComplete(
+            (ready, failure) -> {
+              if (failure != null && idInUse(failure)) {
+                global.schedule(
+                    Duration.ofSeconds(1),
+                    () -> {
+                      if (sim.node == node && !sim.down) {
+                        launch(sim, node);
+                      }
+                    });
+              }
+            });
+  }
+
+  private static boolean idInUse(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof NodeIdInUseException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void crash(SimNode sim) {

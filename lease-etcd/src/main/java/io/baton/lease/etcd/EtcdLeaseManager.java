@@ -36,6 +36,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A node's {@link LeaseManager} on etcd (through jetcd).
  *
+ * <p>One process per node id: {@link #start} first waits until no other lease holds the node key
+ * ({@link NodeIdGuard}: a predecessor killed without revoking its lease lets it expire, a live
+ * process holding the id makes the start fail with {@link io.baton.lease.NodeIdInUseException}),
+ * and the node key is only ever created where it is absent.
+ *
  * <p>The node holds one etcd lease, kept alive every {@code leaseTtl / 3} by the shared {@link
  * LeaseKeeper}, which also tracks CONNECTED / SUSPENDED / LOST on the injected scheduler's clock.
  * The node key {@code <prefix>nodes/<nodeId>} (node info as JSON) and every run key {@code
@@ -66,6 +71,7 @@ public final class EtcdLeaseManager implements LeaseManager {
   private final RunKeyTxns runKeys;
   private final LeaseExpiry expiry;
   private final PreviousOwners previousOwners;
+  private final NodeIdGuard nodeIdGuard;
   private final Set<OrphanWatcher> watchers = ConcurrentHashMap.newKeySet();
   private Lifecycle lifecycle = Lifecycle.NEW;
 
@@ -94,6 +100,9 @@ public final class EtcdLeaseManager implements LeaseManager {
     this.runKeys = new RunKeyTxns(client.getKVClient(), keys, nodeId, calls, config.maxTxnOps());
     this.expiry = new LeaseExpiry(client.getLeaseClient(), calls, scheduler);
     this.previousOwners = new PreviousOwners(client.getKVClient(), keys, calls, config.maxTxnOps());
+    this.nodeIdGuard =
+        new NodeIdGuard(
+            nodeId, keys, client.getKVClient(), client.getLeaseClient(), calls, scheduler);
   }
 
   @Override
@@ -112,6 +121,16 @@ public final class EtcdLeaseManager implements LeaseManager {
       throw new IllegalArgumentException(
           "node " + nodeId + " cannot announce itself as " + info.nodeId());
     }
+    synchronized (this) {
+      if (lifecycle == Lifecycle.CLOSED) {
+        throw new IllegalStateException("node " + nodeId + ": the lease manager is closed");
+      }
+      if (lifecycle == Lifecycle.STARTED) {
+        return;
+      }
+    }
+    // Outside the lock: it may wait about one TTL, and close() must not wait for it.
+    nodeIdGuard.awaitFree(this::isClosed);
     synchronized (this) {
       if (lifecycle == Lifecycle.CLOSED) {
         throw new IllegalStateException("node " + nodeId + ": the lease manager is closed");
@@ -338,6 +357,10 @@ public final class EtcdLeaseManager implements LeaseManager {
       throw new IllegalStateException(
           "node " + nodeId + ": the lease manager is " + lifecycle + ", not STARTED");
     }
+  }
+
+  private synchronized boolean isClosed() {
+    return lifecycle == Lifecycle.CLOSED;
   }
 
   private synchronized void requireOpen() {

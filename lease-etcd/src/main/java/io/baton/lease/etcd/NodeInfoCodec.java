@@ -51,6 +51,15 @@ final class NodeInfoCodec {
     }
   }
 
+  /** The address a node key's value announces; empty when it cannot be read. */
+  static String address(String nodeId, ByteSequence value) {
+    try {
+      return decode(nodeId, value).address();
+    } catch (IllegalArgumentException unreadable) {
+      return "";
+    }
+  }
+
   /** Whether a node key's value says draining; false when it cannot be read. */
   static boolean draining(ByteSequence value) {
     try {

@@ -2,14 +2,22 @@ package io.baton.lease.etcd;
 
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseUnavailableException;
+import io.baton.lease.NodeIdInUseException;
 import io.baton.lease.NodeInfo;
 import io.baton.lease.internal.LeaseKeeper;
+import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
+import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.Lease;
+import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.lease.LeaseGrantResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
@@ -19,12 +27,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The node's lease on etcd and its node key: what {@link LeaseKeeper} drives. {@link #grant()}
- * grants a lease, revokes the lease it replaces and puts the node key on the new one. Revoking the
- * old lease makes the runs a LOST node has given up vanish at once, with the node key, so that
- * every watcher sees them as this node's orphans now instead of one TTL later (etcd restores leases
- * with a full TTL when it restarts). {@link #renew()} is one keep-alive. Thread-safe: grants are
- * serialized, and releases read the node info under a lock that announcements take exclusively, so
- * a release never writes back stale info.
+ * grants a lease, revokes the lease it replaces and puts the node key on the new one, only if no
+ * other process has put it meanwhile (else {@link NodeIdInUseException}: the keeper stays LOST and
+ * tries again, so a node whose id was taken while it was cut off never runs beside the taker).
+ * Revoking the old lease makes the runs a LOST node has given up vanish at once, with the node key,
+ * so that every watcher sees them as this node's orphans now instead of one TTL later (etcd
+ * restores leases with a full TTL when it restarts). {@link #renew()} is one keep-alive.
+ * Thread-safe: grants are serialized, and releases read the node info under a lock that
+ * announcements take exclusively, so a release never writes back stale info.
  */
 final class NodeSession implements LeaseKeeper.Session {
   static final long NO_LEASE = 0;
@@ -140,11 +150,7 @@ final class NodeSession implements LeaseKeeper.Session {
       if (replaced != NO_LEASE) {
         revoke(replaced);
       }
-      var announced =
-          calls.await(
-              kv.put(keys.nodeKey(nodeId), NodeInfoCodec.encode(info), onLease(granted.getID())),
-              "announcing the node");
-      nodeToken = announced.getHeader().getRevision();
+      nodeToken = announceIfFree(granted.getID());
     } catch (RuntimeException failure) {
       revokeQuietly(granted.getID());
       throw failure;
@@ -152,6 +158,32 @@ final class NodeSession implements LeaseKeeper.Session {
       nodeKeyLock.writeLock().unlock();
     }
     leaseId = granted.getID();
+  }
+
+  /**
+   * Puts the node key on {@code lease} unless the key exists: this session's own key went with the
+   * lease it replaced, so a key found here was put by another process under the same node id (a
+   * first start checks that with {@link NodeIdGuard} before it grants). Returns the put's revision,
+   * the node token.
+   *
+   * @throws NodeIdInUseException another process holds the node id
+   */
+  private long announceIfFree(long lease) {
+    ByteSequence key = keys.nodeKey(nodeId);
+    TxnResponse announced =
+        calls.await(
+            kv.txn()
+                .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+                .Then(Op.put(key, NodeInfoCodec.encode(info), onLease(lease)))
+                .Else(Op.get(key, GetOption.DEFAULT))
+                .commit(),
+            "announcing the node");
+    if (!announced.isSucceeded()) {
+      List<KeyValue> holder = announced.getGetResponses().get(0).getKvs();
+      throw new NodeIdInUseException(
+          nodeId, holder.isEmpty() ? "" : NodeInfoCodec.address(nodeId, holder.get(0).getValue()));
+    }
+    return announced.getHeader().getRevision();
   }
 
   /**

@@ -34,6 +34,11 @@ class EtcdLeaseManagerComplianceTest extends LeaseManagerComplianceSuite {
       }
 
       @Override
+      public LeaseManager createNode(String nodeId) {
+        return nodes.create(nodeId, config -> config);
+      }
+
+      @Override
       public void expire(LeaseManager node) {
         node.close();
         Awaitility.await("the lease of " + node.nodeId() + " expires")

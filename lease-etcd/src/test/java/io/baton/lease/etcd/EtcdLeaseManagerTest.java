@@ -186,49 +186,52 @@ class EtcdLeaseManagerTest {
   }
 
   @Test
-  void a_restarted_node_reclaims_runs_left_on_its_previous_lease_and_the_rest_are_orphaned() {
+  void a_node_restarted_after_a_crash_waits_for_its_old_lease_to_expire_then_starts() {
     EtcdLeaseManager before = nodes.start("node-a");
-    UUID run = UUID.randomUUID();
-    UUID notReclaimed = UUID.randomUUID();
-    long oldToken = token(before.acquire(run));
-    token(before.acquire(notReclaimed));
+    List<UUID> runs = runs(2);
+    long oldToken = token(before.acquire(runs.get(0)));
+    token(before.acquire(runs.get(1)));
     long oldLease = nodes.leaseOf("node-a");
-    before.close(); // crashed: its lease lives on until the TTL passes
     EtcdLeaseManager b = nodes.start("node-b");
     OrphanRecorder watcher = new OrphanRecorder();
     try (Subscription ignored = b.watchOrphans(watcher)) {
-      EtcdLeaseManager after = nodes.start("node-a");
+      before.close(); // crashed: its lease lives on until the TTL passes
+      long crashedAt = System.nanoTime();
+      EtcdLeaseManager after = nodes.create("node-a", config -> config);
 
-      long newToken = token(after.acquire(run));
+      after.start(EtcdNodes.info("node-a")); // waits, and is not refused
 
-      long newLease = nodes.leaseOf("node-a");
-      assertThat(newLease).isNotEqualTo(oldLease);
-      assertThat(newToken).isGreaterThan(oldToken);
-      assertThat(after.getLease(run).orElseThrow().token()).isEqualTo(newToken);
-      await("the old lease expires")
+      Duration waited = Duration.ofNanos(System.nanoTime() - crashedAt);
+      assertThat(waited).isLessThan(TTL.plus(NodeIdGuard.EXPIRY_MARGIN));
+      assertThat(nodes.leaseOf("node-a")).isNotEqualTo(oldLease);
+      await("both runs orphaned with the old lease")
           .atMost(PATIENCE)
-          .until(
-              () ->
-                  nodes
-                          .admin()
-                          .getLeaseClient()
-                          .timeToLive(oldLease, io.etcd.jetcd.options.LeaseOption.DEFAULT)
-                          .get()
-                          .getTTL()
-                      == -1);
-      await("the run left behind is orphaned")
-          .atMost(PATIENCE)
-          .until(() -> watcher.count(notReclaimed) == 1);
-      awaitQuiet(watcher);
-      assertThat(watcher.count(run)).isZero();
+          .until(() -> watcher.runIds().containsAll(runs));
       assertThat(watcher.orphans())
-          .filteredOn(o -> o.runId().equals(notReclaimed))
-          .singleElement()
-          .isEqualTo(new Orphan(notReclaimed, "node-a", false));
-      assertThat(nodes.keys("runs/"))
-          .singleElement()
-          .satisfies(kv -> assertThat(kv.getLease()).isEqualTo(newLease));
+          .extracting(Orphan::previousOwner, Orphan::handoff)
+          .containsOnly(org.assertj.core.groups.Tuple.tuple("node-a", false));
+      assertThat(token(after.acquire(runs.get(0)))).isGreaterThan(oldToken);
     }
+  }
+
+  @Test
+  void a_node_whose_id_was_taken_while_its_lease_was_gone_stays_lost_and_the_taker_keeps_it() {
+    EtcdLeaseManager cutOff =
+        nodes.start("node-a", config -> config.leaseTtl(Duration.ofSeconds(30)));
+    nodes.revokeLeaseOf("node-a");
+    EtcdLeaseManager taker = nodes.create("node-a", config -> config);
+    taker.start(new NodeInfo("node-a", "10.0.0.9:8080", Instant.now(), "test", false));
+    long takersLease = nodes.leaseOf("node-a");
+
+    cutOff.heartbeat(); // finds its lease gone: LOST
+    cutOff.heartbeat(); // a fresh lease, but the node key is the taker's
+
+    assertThat(cutOff.state()).isEqualTo(ConnectionState.LOST);
+    assertThat(taker.state()).isEqualTo(ConnectionState.CONNECTED);
+    assertThat(taker.listNodes())
+        .singleElement()
+        .satisfies(node -> assertThat(node.address()).isEqualTo("10.0.0.9:8080"));
+    assertThat(nodes.leaseOf("node-a")).isEqualTo(takersLease);
   }
 
   @Test

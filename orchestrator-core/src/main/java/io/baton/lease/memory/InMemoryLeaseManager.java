@@ -20,7 +20,11 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 
-/** One node's {@link LeaseManager} on an {@link InMemoryLeaseService}. Thread-safe. */
+/**
+ * One node's {@link LeaseManager} on an {@link InMemoryLeaseService}. {@link #start} refuses at
+ * once ({@link io.baton.lease.NodeIdInUseException}) while another manager's lease holds the node
+ * id; the caller may start again later. Thread-safe.
+ */
 public final class InMemoryLeaseManager implements LeaseManager {
   private final String nodeId;
   private final Duration leaseTtl;
@@ -41,7 +45,7 @@ public final class InMemoryLeaseManager implements LeaseManager {
   private final class Session implements LeaseKeeper.Session {
     @Override
     public void grant() {
-      leaseId = service.grant(info, leaseTtl);
+      leaseId = service.grant(info, leaseTtl, leaseId);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.baton.lease.memory;
 import io.baton.lease.AcquireResult;
 import io.baton.lease.LeaseUnavailableException;
 import io.baton.lease.LiveNodes;
+import io.baton.lease.NodeIdInUseException;
 import io.baton.lease.NodeInfo;
 import io.baton.lease.NotOwnerException;
 import io.baton.lease.Orphan;
@@ -82,9 +83,23 @@ public final class InMemoryLeaseService {
     }
   }
 
-  synchronized long grant(NodeInfo info, Duration ttl) {
+  /**
+   * Grants a lease and announces the node on it. {@code replaced} is the caller's previous lease
+   * (or -1): if it still lives it is dropped first, as etcd's node session revokes it, so its runs
+   * and node key go at a revision below the new node token. A node id held by any other live lease
+   * is refused.
+   */
+  synchronized long grant(NodeInfo info, Duration ttl, long replaced) {
     reach(info.nodeId());
     expireDue();
+    Long holder = nodeLeases.get(info.nodeId());
+    if (holder != null && holder != replaced) {
+      throw new NodeIdInUseException(info.nodeId(), leases.get(holder).info.address());
+    }
+    Lease previous = leases.get(replaced);
+    if (previous != null) {
+      drop(previous, false);
+    }
     long id = nextLeaseId++;
     Lease lease = new Lease(id, info.nodeId(), ttl, scheduler.nanoTime() + ttl.toNanos(), info);
     leases.put(id, lease);
