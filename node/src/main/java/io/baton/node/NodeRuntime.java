@@ -13,6 +13,7 @@ import io.baton.engine.StartupRecoveryFailedException;
 import io.baton.flow.FlowParser;
 import io.baton.journal.GroupCommitter;
 import io.baton.lease.LeaseManager;
+import io.baton.lease.NodeIdInUseException;
 import io.baton.node.config.NodeConfig;
 import io.baton.store.Stores;
 import io.baton.time.SystemScheduler;
@@ -30,8 +31,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A running node process: its stores, lease manager, engine and I/O threads, assembled from the
  * configuration. Startup order: the store (with migrations), the lease, startup recovery, then
- * readiness; while the store or etcd cannot be reached, startup waits and retries. {@link #stop}
- * drains and releases; {@link #close()} frees everything in reverse order. Thread-safe.
+ * readiness; while the store or etcd cannot be reached, startup waits and retries. A node id that
+ * another live process holds stops the startup ({@link NodeIdInUseException}). {@link #stop} drains
+ * and releases; {@link #close()} frees everything in reverse order. Thread-safe.
  */
 public final class NodeRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
@@ -102,6 +104,7 @@ public final class NodeRuntime implements AutoCloseable {
    * @param address where this node's API answers, announced to the other nodes
    * @throws StartupRecoveryFailedException the node could not recover its runs; it released its
    *     lease and cannot start again, so the process should exit non-zero
+   * @throws NodeIdInUseException another live process runs with this node id: fatal, not retried
    */
   public void start(String address) {
     this.advertisedAddress = address;
@@ -127,6 +130,10 @@ public final class NodeRuntime implements AutoCloseable {
         if (failure.getCause() instanceof StartupRecoveryFailedException fatal) {
           throw fatal;
         }
+        NodeIdInUseException inUse = idInUse(failure);
+        if (inUse != null) {
+          throw inUse; // waiting would not help: the other process renews its lease
+        }
         if (stopping
             || failure instanceof io.baton.node.config.ConfigException
             || failure.getCause() instanceof io.baton.flow.FlowValidationException) {
@@ -137,6 +144,15 @@ public final class NodeRuntime implements AutoCloseable {
         wait = wait.multipliedBy(2).compareTo(RETRY_MAX) > 0 ? RETRY_MAX : wait.multipliedBy(2);
       }
     }
+  }
+
+  private static NodeIdInUseException idInUse(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof NodeIdInUseException inUse) {
+        return inUse;
+      }
+    }
+    return null;
   }
 
   private static String rootMessage(Throwable failure) {

@@ -1,7 +1,9 @@
 package io.baton.node;
 
 import io.baton.engine.StartupRecoveryFailedException;
+import io.baton.lease.NodeIdInUseException;
 import io.baton.node.config.ConfigException;
+import io.baton.node.config.ConfigKeys;
 import io.baton.node.config.ConfigLoader;
 import io.baton.node.config.NodeConfig;
 import io.baton.node.config.Settings;
@@ -15,13 +17,17 @@ import org.slf4j.LoggerFactory;
  * Runs a node until a signal stops it: loads the configuration, starts the node and its HTTP API,
  * and on SIGTERM drains and exits 0 (a second signal skips the drain). A bad configuration exits 2
  * with a message that names the key and its source; a failed startup recovery exits 1 (the node has
- * released its lease; its supervisor restarts it).
+ * released its lease; its supervisor restarts it); a node id that another live process already runs
+ * with exits 6 with a message that names the id and the other process's address.
  */
 final class ServerProcess {
   static final int CONFIG_ERROR = 2;
 
   /** Startup recovery failed; the lease is released and a restart may succeed. */
   static final int STARTUP_FAILED = 1;
+
+  /** Another live process runs with this node id (no other {@code baton} command uses 6). */
+  static final int NODE_ID_IN_USE = 6;
 
   private ServerProcess() {}
 
@@ -61,6 +67,19 @@ final class ServerProcess {
           "baton: " + e.getMessage() + "; exiting so that the supervisor restarts the node");
       holder.close();
       return STARTUP_FAILED;
+    } catch (NodeIdInUseException e) {
+      err.println(
+          "baton: "
+              + e.getMessage()
+              + "; stop that process, or give this node another id ("
+              + ConfigKeys.NODE_ID.name()
+              + ", "
+              + ConfigKeys.NODE_ID.envName()
+              + ", "
+              + ConfigKeys.NODE_ID.flagName()
+              + ")");
+      holder.close();
+      return NODE_ID_IN_USE;
     }
     log.info(
         "node {} ready: http://{}:{} (store {}, lease {})",

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.baton.engine.OrchestratorNode;
 import io.baton.engine.StartupRecoveryFailedException;
 import io.baton.lease.ConnectionState;
+import io.baton.lease.NodeIdInUseException;
 import io.baton.lease.etcd.EtcdTestCluster;
 import io.baton.node.config.ConfigLoader;
 import io.baton.node.config.NodeConfig;
@@ -28,33 +29,37 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A dead etcd at startup makes the node wait and retry, not fail; a startup recovery that fails
- * makes it give up its lease and fail, for its process to exit and be restarted.
+ * makes it give up its lease and fail, for its process to exit and be restarted; a node id another
+ * live node holds makes it fail, not wait.
  */
 class NodeRuntimeStartupTest {
+  private static NodeConfig config(EtcdTestCluster etcd, String nodeId, String cluster) {
+    String endpoints =
+        etcd.endpoints().stream().map(Object::toString).collect(Collectors.joining(","));
+    return NodeConfig.from(
+        ConfigLoader.load(
+            null,
+            Map.of(),
+            Map.of(
+                "nodeId",
+                nodeId,
+                "store.type",
+                "memory",
+                "lease.type",
+                "etcd",
+                "lease.endpoints",
+                endpoints,
+                "lease.ttl",
+                "2s",
+                "cluster",
+                cluster),
+            Map.of()));
+  }
+
   @Test
   void a_node_started_while_etcd_is_down_waits_and_becomes_ready_when_etcd_returns() {
     try (EtcdTestCluster etcd = EtcdTestCluster.start(1)) {
-      String endpoints =
-          etcd.endpoints().stream().map(Object::toString).collect(Collectors.joining(","));
-      NodeConfig config =
-          NodeConfig.from(
-              ConfigLoader.load(
-                  null,
-                  Map.of(),
-                  Map.of(
-                      "nodeId",
-                      "waiting-node",
-                      "store.type",
-                      "memory",
-                      "lease.type",
-                      "etcd",
-                      "lease.endpoints",
-                      endpoints,
-                      "lease.ttl",
-                      "2s",
-                      "cluster",
-                      "startup-" + System.nanoTime()),
-                  Map.of()));
+      NodeConfig config = config(etcd, "waiting-node", "startup-" + System.nanoTime());
       etcd.stopAll();
       NodeRuntime runtime = NodeRuntime.create(config, "test");
       try {
@@ -150,5 +155,32 @@ class NodeRuntimeStartupTest {
 
   private static String endpoints(EtcdTestCluster etcd) {
     return etcd.endpoints().stream().map(Object::toString).collect(Collectors.joining(","));
+  }
+
+  @Test
+  void a_node_whose_id_a_live_node_holds_fails_to_start_instead_of_waiting() {
+    try (EtcdTestCluster etcd = EtcdTestCluster.start(1)) {
+      String cluster = "duplicate-" + System.nanoTime();
+      NodeRuntime first = NodeRuntime.create(config(etcd, "twin", cluster), "test");
+      NodeRuntime second = NodeRuntime.create(config(etcd, "twin", cluster), "test");
+      try {
+        first.start("127.0.0.1:7001");
+        CompletableFuture<Void> started =
+            CompletableFuture.runAsync(() -> second.start("127.0.0.1:7002"));
+
+        await().atMost(Duration.ofSeconds(15)).until(started::isDone);
+        assertThat(started)
+            .failsWithin(Duration.ZERO)
+            .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+            .havingCause()
+            .isInstanceOfSatisfying(
+                NodeIdInUseException.class,
+                inUse -> assertThat(inUse.otherAddress()).isEqualTo("127.0.0.1:7001"));
+        assertThat(first.node().isReady()).isTrue();
+      } finally {
+        second.close();
+        first.close();
+      }
+    }
   }
 }
