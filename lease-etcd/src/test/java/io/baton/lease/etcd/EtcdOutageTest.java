@@ -78,7 +78,10 @@ class EtcdOutageTest {
       etcd.resume(0);
     }
 
-    await("node-a connected").atMost(RECOVERY).until(() -> a.state() == ConnectionState.CONNECTED);
+    // The listener hears of a change just after state() shows it: wait for what is asserted.
+    await("node-a connected")
+        .atMost(RECOVERY)
+        .until(() -> states.contains(ConnectionState.CONNECTED));
     assertThat(states).containsExactly(ConnectionState.SUSPENDED, ConnectionState.CONNECTED);
     for (UUID run : runs) {
       assertThat(a.getLease(run).orElseThrow().token())
@@ -106,7 +109,7 @@ class EtcdOutageTest {
 
       await("node-a connected")
           .atMost(RECOVERY)
-          .until(() -> a.state() == ConnectionState.CONNECTED);
+          .until(() -> states.contains(ConnectionState.CONNECTED));
       assertThat(states)
           .containsExactly(
               ConnectionState.SUSPENDED, ConnectionState.LOST, ConnectionState.CONNECTED);
