@@ -96,14 +96,24 @@ public final class ManualScheduler implements Scheduler {
     return scheduled;
   }
 
-  /** Runs every task that is due now, including tasks they schedule for now; returns the count. */
+  /** More tasks than this at one instant means a task reschedules itself for now forever. */
+  private static final int MAX_TASKS_AT_ONE_INSTANT = 1_000_000;
+
+  /**
+   * Runs every task that is due now, including tasks they schedule for now; returns the count.
+   * Fails, rather than hanging the build, when tasks keep scheduling more work for the same
+   * instant.
+   */
   public int runDue() {
     int ran = 0;
     Task next;
     while ((next = pollDue()) != null) {
       if (!next.cancelled) {
         NamedThreads.guarded(next.body).run();
-        ran++;
+        if (++ran > MAX_TASKS_AT_ONE_INSTANT) {
+          throw new AssertionError(
+              "more than " + MAX_TASKS_AT_ONE_INSTANT + " tasks ran at one instant: a busy loop");
+        }
       }
     }
     return ran;

@@ -79,7 +79,7 @@ public final class LeaseKeeper implements AutoCloseable {
     session.grant();
     started = true;
     renewed(sentAt);
-    scheduleTick(interval());
+    scheduleTick(untilNextRenewal());
   }
 
   public synchronized ConnectionState state() {
@@ -140,13 +140,16 @@ public final class LeaseKeeper implements AutoCloseable {
     }
     long sentAt = scheduler.nanoTime();
     boolean lost = state() == ConnectionState.LOST;
+    boolean renewedNow = false;
     try {
       if (lost) {
         session.grant();
         log.info("node {} granted a fresh lease after losing the previous one", nodeId);
         renewed(sentAt);
+        renewedNow = true;
       } else if (session.renew()) {
         renewed(sentAt);
+        renewedNow = true;
       } else {
         log.warn("node {}: the lease service says the node lease is gone", nodeId);
         transition(ConnectionState.LOST);
@@ -156,7 +159,8 @@ public final class LeaseKeeper implements AutoCloseable {
       checkDeadlines();
     }
     if (scheduled) {
-      scheduleTick(state() == ConnectionState.CONNECTED ? interval() : retryInterval());
+      // A failed renewal is retried at the retry rhythm: the regular one is already overdue.
+      scheduleTick(renewedNow ? untilNextRenewal() : retryInterval());
     } else if (state() == ConnectionState.LOST) {
       scheduleTick(retryInterval());
     }
@@ -239,8 +243,14 @@ public final class LeaseKeeper implements AutoCloseable {
     }
   }
 
-  private Duration interval() {
-    return ttl.dividedBy(3);
+  /**
+   * The next renewal is due a third of the TTL after the last one was sent, not after it returned:
+   * a slow grant or renewal (a cold JVM's first call takes seconds) would otherwise push the next
+   * one past the deadline that suspends the node.
+   */
+  private Duration untilNextRenewal() {
+    Duration until = untilSinceRenewal(ttl.dividedBy(3));
+    return until.isNegative() ? Duration.ZERO : until;
   }
 
   private Duration retryInterval() {

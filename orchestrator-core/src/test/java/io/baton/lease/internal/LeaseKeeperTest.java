@@ -21,11 +21,13 @@ class LeaseKeeperTest {
   private final List<String> changes = new ArrayList<>();
 
   /** A lease service that answers while reachable. */
-  private static final class FakeSession implements LeaseKeeper.Session {
+  private final class FakeSession implements LeaseKeeper.Session {
     boolean reachable = true;
+    Duration grantTakes = Duration.ZERO;
 
     @Override
     public void grant() {
+      scheduler.settableClock().advance(grantTakes);
       renew();
     }
 
@@ -48,6 +50,15 @@ class LeaseKeeperTest {
 
   private Duration elapsed() {
     return Duration.ofNanos(scheduler.nanoTime());
+  }
+
+  @Test
+  void a_slow_first_grant_is_renewed_in_time_so_a_fresh_node_is_never_suspended() {
+    session.grantTakes = Duration.ofMillis(1_500);
+    keeper.onStateChange(state -> changes.add(state + " at " + elapsed().toMillis() + "ms"));
+    keeper.start();
+    scheduler.advance(TTL.multipliedBy(3));
+    assertThat(changes).containsExactly("CONNECTED at 1500ms");
   }
 
   @Test
