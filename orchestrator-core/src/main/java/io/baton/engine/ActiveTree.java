@@ -2,7 +2,7 @@ package io.baton.engine;
 
 import io.baton.flow.Flow;
 import io.baton.internal.Defect;
-import io.baton.journal.AppendRequest;
+import io.baton.journal.JournalEvent;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
 import io.baton.store.Signal;
@@ -42,27 +42,23 @@ final class ActiveTree {
   /** Whether the tree journals its steps' starts (see {@link Interruptions}). */
   final boolean journalsStarts;
 
-  /** Decided, not yet submitted. */
-  final List<PendingEvent> buffer = new ArrayList<>();
+  /** The tree's way into the journal: decided events, the append in flight, answered signals. */
+  final TreeAppends appends;
 
-  /** Submitted, not yet acknowledged (at most one append per tree at a time). */
-  List<PendingEvent> inFlight;
-
-  AppendRequest inFlightRequest;
-  int appendFailures;
-
+  /** Attempts invoked (or waiting for their start to be journaled), by step. */
   final Map<StepKey, Attempt> running = new HashMap<>();
 
-  /** Steps whose outcome is decided (buffered or in flight) but not yet journaled. */
-  final Set<StepKey> settling = new HashSet<>();
+  /**
+   * Steps whose outcome is decided but not yet journaled (buffered, in flight, or being prepared,
+   * such as a subflow whose flow is being loaded).
+   */
+  final Set<StepKey> unjournaled = new HashSet<>();
 
+  /** Signals delivered to the tree and not yet looked at. */
   final ArrayDeque<Signal> inbox = new ArrayDeque<>();
-  final List<Long> signalsToDelete = new ArrayList<>();
-  List<Long> signalsInFlight = List.of();
 
-  Scheduler.Cancellable wakeTimer;
-  Instant wakeTimerAt;
-  boolean retired;
+  private Scheduler.Cancellable wakeTimer;
+  private Instant wakeTimerAt;
 
   ActiveTree(
       UUID rootId,
@@ -77,6 +73,7 @@ final class ActiveTree {
     this.keyed = keyed;
     this.state = state;
     this.flowsByHash = new HashMap<>(flowsByHash);
+    this.appends = new TreeAppends(rootId, token);
     this.journalsStarts =
         state.root() != null
             && Interruptions.tracked(flowsByHash.get(state.root().flowHash()))
@@ -102,11 +99,30 @@ final class ActiveTree {
 
   /** Nothing decided, submitted or running: the tree only waits. */
   boolean quiet() {
-    return buffer.isEmpty() && inFlight == null && running.isEmpty() && settling.isEmpty();
+    return appends.empty() && running.isEmpty() && unjournaled.isEmpty();
+  }
+
+  /** Whether the tree left the node: nothing more is decided, invoked or journaled for it. */
+  boolean retired() {
+    return appends.retired();
+  }
+
+  /**
+   * Retires the tree: its attempts are cancelled, its timer stopped. Returns false when it was
+   * retired before.
+   */
+  boolean retire() {
+    if (!appends.retire()) {
+      return false;
+    }
+    running.values().forEach(Attempt::cancel);
+    running.clear();
+    cancelWake();
+    return true;
   }
 
   boolean busy(StepKey key) {
-    return running.containsKey(key) || settling.contains(key);
+    return running.containsKey(key) || unjournaled.contains(key);
   }
 
   boolean busy(UUID runId) {
@@ -115,7 +131,7 @@ final class ActiveTree {
         return true;
       }
     }
-    for (StepKey key : settling) {
+    for (StepKey key : unjournaled) {
       if (key.runId().equals(runId)) {
         return true;
       }
@@ -123,10 +139,34 @@ final class ActiveTree {
     return false;
   }
 
-  void buffer(UUID runId, io.baton.journal.JournalEvent event, StepKey settles) {
-    buffer.add(new PendingEvent(runId, event, settles));
-    if (settles != null) {
-      settling.add(settles);
+  /**
+   * Decides an event for a run of the tree: it joins the next append. With {@code outcomeOf} it
+   * records that step's outcome, and the step counts as busy until it is journaled.
+   */
+  void decide(UUID runId, JournalEvent event, StepKey outcomeOf) {
+    appends.add(new PendingEvent(runId, event, outcomeOf));
+    if (outcomeOf != null) {
+      unjournaled.add(outcomeOf);
+    }
+  }
+
+  /**
+   * Arms the tree's one wake-up timer for {@code due}, unless one is armed for that time or earlier
+   * and still ahead of {@code now}.
+   */
+  void armWake(Instant due, Instant now, Scheduler scheduler, Runnable wake) {
+    boolean armed = wakeTimerAt != null && wakeTimerAt.isAfter(now);
+    if (armed && !due.isBefore(wakeTimerAt)) {
+      return;
+    }
+    cancelWake();
+    wakeTimerAt = due;
+    wakeTimer = scheduler.scheduleAt(due, wake);
+  }
+
+  private void cancelWake() {
+    if (wakeTimer != null) {
+      wakeTimer.cancel();
     }
   }
 

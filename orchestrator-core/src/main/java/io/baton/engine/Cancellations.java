@@ -37,7 +37,7 @@ final class Cancellations {
                 }
                 return false;
               });
-      tree.buffer(
+      tree.decide(
           target.runId(), RunStateMachine.transition(current, RunStatus.CANCELLED, reason), null);
     }
   }

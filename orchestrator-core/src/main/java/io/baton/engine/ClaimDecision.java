@@ -31,7 +31,7 @@ import java.util.UUID;
  * @param events run ids and events, in journal order; empty when there is nothing to do
  */
 record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) {
-  record Planned(UUID runId, JournalEvent event) {}
+  record Planned(UUID runId, JournalEvent event) implements TreeAppends.Decided {}
 
   static ClaimDecision nothing() {
     return new ClaimDecision(List.of(), false, ClaimOutcome.NOTHING_TO_DO);

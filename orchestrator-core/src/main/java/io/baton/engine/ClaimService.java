@@ -14,6 +14,7 @@ import io.baton.lease.AcquireResult;
 import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
 import io.baton.store.StoreUnavailableException;
+import io.baton.time.Scheduler;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -37,17 +38,30 @@ public final class ClaimService {
   private static final Logger log = LoggerFactory.getLogger(ClaimService.class);
   private static final int CONFLICT_RETRIES = 3;
 
+  /** Where claimed trees go: the engine's capacity, lease epoch and adoption. */
   private final Engine engine;
+
+  private final String nodeId;
+  private final EngineIo io;
+  private final Scheduler scheduler;
+  private final Announcements announcements;
+  private final FlowRegistry flows;
   private final ExecutionJournal journal;
   private final MetadataStore metadata;
   private final SetAsideRuns setAside;
 
-  public ClaimService(Engine engine, ExecutionJournal journal, MetadataStore metadata) {
+  public ClaimService(
+      Engine engine, FlowRegistry flows, ExecutionJournal journal, MetadataStore metadata) {
     this.engine = engine;
+    this.nodeId = engine.nodeId();
+    this.io = engine.io();
+    this.scheduler = engine.scheduler();
+    this.announcements = engine.announcements();
+    this.flows = flows;
     this.journal = journal;
     this.metadata = metadata;
-    this.setAside = new SetAsideRuns(engine.scheduler::now);
-    engine.metrics.registry().gauge(EngineMetrics.SET_ASIDE, () -> setAside::size);
+    this.setAside = new SetAsideRuns(scheduler::now);
+    engine.metrics().registry().gauge(EngineMetrics.SET_ASIDE, () -> setAside::size);
   }
 
   /** The trees this node could not load and left aside for a later try. */
@@ -116,13 +130,11 @@ public final class ClaimService {
     }
     long started = System.nanoTime();
     long epoch = engine.leaseEpoch();
-    return engine
-        .io
-        .acquire(reserved)
+    return io.acquire(reserved)
         .whenComplete(
             (results, failure) ->
                 engine
-                    .metrics
+                    .metrics()
                     .leaseAcquire()
                     .update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS))
         .handle(
@@ -170,7 +182,7 @@ public final class ClaimService {
     }
     if (!tokens.isEmpty()) {
       CompletableFuture<Map<UUID, Loaded>> loads =
-          engine.io.call("load " + tokens.size() + " runs", () -> loadAll(tokens.keySet()));
+          io.call("load " + tokens.size() + " runs", () -> loadAll(tokens.keySet()));
       tokens.forEach(
           (root, token) ->
               each.add(
@@ -195,9 +207,7 @@ public final class ClaimService {
 
   /** Loads one tree again (after a sequence conflict) and adopts it. */
   private CompletableFuture<ClaimOutcome> adopt(UUID root, long token, Claim claim, int retries) {
-    return engine
-        .io
-        .call("load run " + root, () -> loadAll(List.of(root)).get(root))
+    return io.call("load run " + root, () -> loadAll(List.of(root)).get(root))
         .thenCompose(loaded -> proceed(root, token, claim, retries, loaded));
   }
 
@@ -205,18 +215,18 @@ public final class ClaimService {
   private CompletableFuture<ClaimOutcome> proceed(
       UUID root, long token, Claim claim, int retries, Loaded loaded) {
     if (loaded == null) {
-      return settle(root, ClaimOutcome.NOTHING_TO_DO);
+      return giveBack(root, ClaimOutcome.NOTHING_TO_DO);
     }
     if (loaded.poison() != null) {
       return setAside(root, loaded.poison());
     }
-    Instant now = engine.scheduler.now();
+    Instant now = scheduler.now();
     Flow rootFlow = loaded.flows().get(loaded.tree().root().flowHash());
     ClaimDecision decision;
     try {
       decision =
           ClaimDecision.decide(
-              engine.nodeId(),
+              nodeId,
               token,
               claim.reason(),
               claim.lostBy().get(root),
@@ -228,20 +238,18 @@ public final class ClaimService {
       return setAside(root, "no claim could be decided: " + undecidable);
     }
     if (decision.events().isEmpty()) {
-      return settle(root, decision.outcome());
+      return giveBack(root, decision.outcome());
     }
     AppendRequest request = request(root, token, loaded.tree(), decision, now);
-    return engine
-        .io
-        .append(request)
+    return io.append(request)
         .thenCompose(
             result -> appended(root, token, claim, retries, loaded, decision, request, result));
   }
 
   private CompletableFuture<ClaimOutcome> setAside(UUID root, String reason) {
-    log.warn("node {} sets run {} aside: {}", engine.nodeId(), root, reason);
+    log.warn("node {} sets run {} aside: {}", nodeId, root, reason);
     setAside.setAside(root, reason);
-    return settle(root, ClaimOutcome.SET_ASIDE);
+    return giveBack(root, ClaimOutcome.SET_ASIDE);
   }
 
   /**
@@ -289,7 +297,7 @@ public final class ClaimService {
     Map<String, Flow> flows = new HashMap<>();
     try {
       for (RunState run : tree.runs()) {
-        flows.computeIfAbsent(run.flowHash(), engine.flows::byHash);
+        flows.computeIfAbsent(run.flowHash(), this.flows::byHash);
       }
     } catch (StoreUnavailableException down) {
       throw down;
@@ -304,12 +312,8 @@ public final class ClaimService {
 
   private static AppendRequest request(
       UUID root, long token, TreeState tree, ClaimDecision decision, Instant now) {
-    List<JournalEntry> entries = new ArrayList<>();
-    long seq = tree.lastSeq();
-    for (ClaimDecision.Planned planned : decision.events()) {
-      entries.add(new JournalEntry(planned.runId(), root, ++seq, now, planned.event()));
-    }
-    return new AppendRequest(root, token, entries);
+    return new AppendRequest(
+        root, token, TreeAppends.number(root, tree.lastSeq(), now, decision.events()));
   }
 
   private CompletableFuture<ClaimOutcome> appended(
@@ -325,7 +329,7 @@ public final class ClaimService {
       return adopt(root, token, claim, retries - 1);
     }
     if (!(result instanceof AppendResult.Appended)) {
-      log.warn("node {} could not journal its claim of run {}: {}", engine.nodeId(), root, result);
+      log.warn("node {} could not journal its claim of run {}: {}", nodeId, root, result);
       engine.unreserve(root);
       return CompletableFuture.completedFuture(
           result instanceof AppendResult.FencedOut
@@ -335,28 +339,28 @@ public final class ClaimService {
     TreeState tree = loaded.tree();
     for (JournalEntry entry : request.entries()) {
       tree.apply(entry);
-      Announcements.announce(engine, root, tree, entry);
+      announcements.announce(root, tree, entry);
     }
     if (!decision.adopt()) {
-      return settle(root, decision.outcome());
+      return giveBack(root, decision.outcome());
     }
-    log.info("node {} adopted run {} ({}, token {})", engine.nodeId(), root, claim.reason(), token);
+    log.info("node {} adopted run {} ({}, token {})", nodeId, root, claim.reason(), token);
     engine.adopt(root, token, claim.epoch(), true, tree, loaded.flows(), loaded.signals());
     return CompletableFuture.completedFuture(ClaimOutcome.ADOPTED);
   }
 
   /** Gives back the reservation and the lease of a tree this node will not execute. */
-  private CompletableFuture<ClaimOutcome> settle(UUID root, ClaimOutcome outcome) {
+  private CompletableFuture<ClaimOutcome> giveBack(UUID root, ClaimOutcome outcome) {
     engine.unreserve(root);
-    return engine.io.release(List.of(root)).handle((notOwned, failure) -> outcome);
+    return io.release(List.of(root)).handle((notOwned, failure) -> outcome);
   }
 
   private CompletableFuture<ClaimOutcome> failed(UUID root, Throwable failure, boolean holdsLease) {
-    log.warn("node {} could not claim run {}: {}", engine.nodeId(), root, failure.toString());
+    log.warn("node {} could not claim run {}: {}", nodeId, root, failure.toString());
     engine.unreserve(root);
     if (!holdsLease) {
       return CompletableFuture.completedFuture(ClaimOutcome.FAILED);
     }
-    return engine.io.release(List.of(root)).handle((notOwned, ignored) -> ClaimOutcome.FAILED);
+    return io.release(List.of(root)).handle((notOwned, ignored) -> ClaimOutcome.FAILED);
   }
 }

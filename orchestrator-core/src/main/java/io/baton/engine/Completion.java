@@ -25,17 +25,17 @@ final class Completion {
   private Completion() {}
 
   /** Buffers the run's completion when it is finished (counting outcomes not yet journaled). */
-  static void finishIfDone(Engine engine, ActiveTree tree, RunState run, Flow flow) {
-    Settled settled = Settled.of(tree, run, flow);
-    if (settled == null) {
+  static void finishIfDone(ActiveTree tree, RunState run, Flow flow) {
+    DecidedSteps decided = DecidedSteps.of(tree, run, flow);
+    if (decided == null) {
       return;
     }
-    Set<String> doomed = Dependencies.blockedByFailure(flow, settled::status);
+    Set<String> doomed = Dependencies.blockedByFailure(flow, decided::status);
     boolean allSucceeded = true;
     boolean canProgress = false;
     String firstFailed = null;
     for (StepDefinition step : flow.steps()) {
-      StepStatus status = settled.status(step.name());
+      StepStatus status = decided.status(step.name());
       allSucceeded &= status == StepStatus.SUCCEEDED;
       if (status == StepStatus.FAILED && firstFailed == null) {
         firstFailed = step.name();
@@ -43,9 +43,9 @@ final class Completion {
       canProgress |= !status.isFinished() && !doomed.contains(step.name());
     }
     if (allSucceeded) {
-      succeed(tree, run, flow, settled.outputs());
+      succeed(tree, run, flow, decided.outputs());
     } else if (firstFailed != null && !canProgress) {
-      fail(tree, run, firstFailed, settled.error(firstFailed));
+      fail(tree, run, firstFailed, decided.error(firstFailed));
     }
   }
 
@@ -88,10 +88,10 @@ final class Completion {
   private static void finish(ActiveTree tree, RunState run, RunCompleted completed) {
     RunStatus current = Projection.status(tree, run);
     if (current != RunStatus.RUNNING) {
-      tree.buffer(
+      tree.decide(
           run.runId(), RunStateMachine.transition(current, RunStatus.RUNNING, "finishing"), null);
     }
     RunStateMachine.checkCompletion(RunStatus.RUNNING);
-    tree.buffer(run.runId(), completed, null);
+    tree.decide(run.runId(), completed, null);
   }
 }

@@ -1,10 +1,8 @@
 package io.baton.engine;
 
 import io.baton.capability.CapabilityRegistry;
+import io.baton.flow.Flow;
 import io.baton.internal.Defect;
-import io.baton.journal.AppendRequest;
-import io.baton.journal.AppendResult;
-import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
@@ -14,7 +12,6 @@ import io.baton.time.Scheduler;
 import io.baton.time.SerialExecutor;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -22,9 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -40,25 +34,40 @@ import org.slf4j.LoggerFactory;
  */
 public final class Engine {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
-  private static final Duration FIRST_STORE_RETRY = Duration.ofMillis(50);
 
-  final EngineConfig config;
-  final Scheduler scheduler;
-  final EngineIo io;
-  final CapabilityRegistry capabilities;
-  final FlowRegistry flows;
-  final MetadataStore metadata;
-  final EngineMetrics metrics;
-  final RandomGenerator random;
+  private final EngineConfig config;
+  private final Scheduler scheduler;
+  private final EngineIo io;
+  private final EngineMetrics metrics;
   private final SerialExecutor loop;
+  private final Capacity capacity;
+  private final RunEvents events = new RunEvents();
+  private final Announcements announcements;
+  private final SignalReceipts receipts;
+  private final AppendPipeline appends;
   private final TreeDriver driver;
   private final Map<UUID, ActiveTree> trees = new HashMap<>();
-  private final Set<UUID> owned = ConcurrentHashMap.newKeySet();
-  private final AtomicInteger occupied = new AtomicInteger();
   private final AtomicLong leaseEpoch = new AtomicLong();
-  private final List<RunEventListener> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean suspended;
-  private volatile boolean draining;
+
+  /** The engine's loop as its collaborators see it. */
+  private final TreeLoop treeLoop =
+      new TreeLoop() {
+        @Override
+        public void execute(Runnable task) {
+          onLoop(task);
+        }
+
+        @Override
+        public void drive(ActiveTree tree) {
+          driver.drive(tree);
+        }
+
+        @Override
+        public void retire(ActiveTree tree, boolean release) {
+          Engine.this.retire(tree, release);
+        }
+      };
 
   public Engine(
       EngineConfig config,
@@ -72,25 +81,68 @@ public final class Engine {
     this.config = config;
     this.scheduler = scheduler;
     this.io = io;
-    this.capabilities = capabilities;
-    this.flows = flows;
-    this.metadata = metadata;
     this.metrics = metrics;
-    this.random = random;
     this.loop = new SerialExecutor(scheduler);
-    this.driver = new TreeDriver(this);
-    metrics.registry().gauge(EngineMetrics.OWNED_RUNS, () -> owned::size);
+    this.capacity = new Capacity(config);
+    this.announcements = new Announcements(metrics, events);
+    this.receipts = new SignalReceipts(io, metadata);
+    this.appends =
+        new AppendPipeline(
+            config.nodeId(),
+            io,
+            scheduler,
+            metrics,
+            config.storeRetryMax(),
+            treeLoop,
+            announcements,
+            receipts);
+    StepInvoker invoker =
+        new StepInvoker(
+            config.nodeId(), scheduler, io, capabilities, flows, random, treeLoop, this::mayInvoke);
+    this.driver =
+        new TreeDriver(
+            scheduler,
+            config.parkAfter(),
+            invoker,
+            new SignalHandler(receipts),
+            appends,
+            new Wakeups(scheduler, treeLoop),
+            treeLoop,
+            this::mayStartSteps,
+            this::current);
+    metrics.registry().gauge(EngineMetrics.OWNED_RUNS, () -> capacity::count);
   }
 
   public String nodeId() {
     return config.nodeId();
   }
 
+  /** The engine's I/O: where its collaborators (claims, client commands) make their calls. */
+  EngineIo io() {
+    return io;
+  }
+
+  Scheduler scheduler() {
+    return scheduler;
+  }
+
+  EngineMetrics metrics() {
+    return metrics;
+  }
+
+  Announcements announcements() {
+    return announcements;
+  }
+
+  SignalReceipts receipts() {
+    return receipts;
+  }
+
   // --- capacity -------------------------------------------------------------------------------
 
   /** Run trees this node could still take on to recover them (orphans, wakes, its own). */
   public int freeCapacity() {
-    return Math.max(0, config.maxConcurrentRuns() - occupied.get());
+    return capacity.free();
   }
 
   /**
@@ -99,13 +151,7 @@ public final class Engine {
    * by submissions still wakes its due parked runs and re-claims its own interrupted ones.
    */
   public int freeCapacityForNewWork() {
-    return Math.max(0, newWorkLimit() - occupied.get());
-  }
-
-  private int newWorkLimit() {
-    return Defect.NO_RECOVERY_RESERVE.isActive()
-        ? config.maxConcurrentRuns()
-        : config.maxConcurrentRuns() - config.recoveryReserve();
+    return capacity.freeForNewWork();
   }
 
   /**
@@ -113,7 +159,7 @@ public final class Engine {
    * created; false when the node has no room for new work, is draining, or has the tree already.
    */
   public boolean reserve(UUID rootRunId) {
-    return reserve(rootRunId, newWorkLimit());
+    return capacity.reserveNewWork(rootRunId);
   }
 
   /**
@@ -122,100 +168,91 @@ public final class Engine {
    * client's explicit request, such as cancelling a pending run while every node is full).
    */
   public boolean reserveForClaim(UUID rootRunId, boolean newWork, boolean beyondCapacity) {
-    int limit =
-        beyondCapacity ? Integer.MAX_VALUE : newWork ? newWorkLimit() : config.maxConcurrentRuns();
-    return reserve(rootRunId, limit);
-  }
-
-  private boolean reserve(UUID rootRunId, int limit) {
-    if (draining) {
-      return false;
-    }
-    while (true) {
-      int current = occupied.get();
-      if (current >= limit) {
-        return false;
-      }
-      if (occupied.compareAndSet(current, current + 1)) {
-        break;
-      }
-    }
-    if (!owned.add(rootRunId)) {
-      occupied.decrementAndGet();
-      return false;
-    }
-    return true;
+    return capacity.reserveForClaim(rootRunId, newWork, beyondCapacity);
   }
 
   /** Gives back a reservation that did not become a tree. */
   public void unreserve(UUID rootRunId) {
-    if (owned.remove(rootRunId)) {
-      occupied.decrementAndGet();
-    }
+    capacity.release(rootRunId);
   }
 
   /** Root runs this node executes right now. */
   public Set<UUID> ownedRoots() {
-    return Set.copyOf(owned);
+    return capacity.held();
   }
 
   public boolean owns(UUID rootRunId) {
-    return owned.contains(rootRunId);
+    return capacity.holds(rootRunId);
   }
 
   public int activeCount() {
-    return owned.size();
+    return capacity.count();
   }
 
   /**
-   * What the engine holds for a tree, for diagnostics. Reads loop-confined state without the loop:
-   * only call it while the engine is idle (tests, the simulation).
+   * What the engine holds for a tree, for diagnostics. Read on the loop: the future completes once
+   * the loop has come round to it.
    */
-  public String describe(UUID rootRunId) {
+  public CompletableFuture<String> describe(UUID rootRunId) {
+    CompletableFuture<String> described = new CompletableFuture<>();
+    onLoop(() -> described.complete(describeOnLoop(rootRunId)));
+    return described;
+  }
+
+  private String describeOnLoop(UUID rootRunId) {
     ActiveTree tree = trees.get(rootRunId);
     if (tree == null) {
-      return owned.contains(rootRunId) ? "reserved, no tree" : "not here";
+      return capacity.holds(rootRunId) ? "reserved, no tree" : "not here";
     }
     return "token="
         + tree.token
         + " lastSeq="
         + tree.state.lastSeq()
-        + " buffer="
-        + tree.buffer.size()
+        + " appends="
+        + tree.appends.state()
+        + " buffered="
+        + tree.appends.buffered().size()
         + " inFlight="
-        + (tree.inFlight == null ? 0 : tree.inFlight.size())
+        + tree.appends.inFlight().size()
         + " appendFailures="
-        + tree.appendFailures
+        + tree.appends.failures()
         + " running="
         + tree.running.keySet()
-        + " settling="
-        + tree.settling
+        + " unjournaled="
+        + tree.unjournaled
         + " inbox="
         + tree.inbox.size()
         + " suspended="
         + suspended
         + " draining="
-        + draining;
+        + isDraining();
   }
 
   // --- listeners -------------------------------------------------------------------------------
 
   public void addListener(RunEventListener listener) {
-    listeners.add(listener);
+    events.add(listener);
   }
 
   public void removeListener(RunEventListener listener) {
-    listeners.remove(listener);
+    events.remove(listener);
   }
 
-  void emit(RunEvent event) {
-    for (RunEventListener listener : listeners) {
-      try {
-        listener.onEvent(event);
-      } catch (RuntimeException failure) {
-        log.warn("a run event listener failed on {}", event, failure);
-      }
-    }
+  /**
+   * Tells the listeners of an event not journaled by this engine (startup recovery's reminders).
+   */
+  public void emit(RunEvent event) {
+    events.emit(event);
+  }
+
+  /** Called when this node parks a tree that must wake at a known time. */
+  @FunctionalInterface
+  public interface ParkListener {
+    void parked(UUID rootRunId, Instant wakeAt);
+  }
+
+  public void onParked(ParkListener listener) {
+    events.onParked(listener);
   }
 
   // --- entry points ---------------------------------------------------------------------------
@@ -251,9 +288,9 @@ public final class Engine {
       long epoch,
       boolean keyed,
       TreeState state,
-      Map<String, io.baton.flow.Flow> flowsByHash,
+      Map<String, Flow> flowsByHash,
       List<Signal> signals) {
-    owned.add(rootId);
+    capacity.hold(rootId);
     onLoop(
         () -> {
           if (epoch != leaseEpoch.get() && !Defect.ADOPT_AFTER_LOST.isActive()) {
@@ -262,7 +299,7 @@ public final class Engine {
                 nodeId(),
                 rootId,
                 token);
-            unreserve(rootId);
+            capacity.release(rootId);
             return;
           }
           ActiveTree tree = new ActiveTree(rootId, token, epoch, keyed, state, flowsByHash);
@@ -270,7 +307,7 @@ public final class Engine {
           ActiveTree previous = trees.put(rootId, tree);
           if (previous != null) {
             log.warn("run {} adopted again with token {}; dropping the older copy", rootId, token);
-            stopWork(previous);
+            previous.retire();
           }
           driver.drive(tree);
         });
@@ -284,8 +321,7 @@ public final class Engine {
             ActiveTree tree = trees.get(signal.rootRunId());
             if (tree != null
                 && tree.inbox.stream().noneMatch(s -> s.id() == signal.id())
-                && !tree.signalsToDelete.contains(signal.id())
-                && !tree.signalsInFlight.contains(signal.id())) {
+                && !tree.appends.answers(signal.id())) {
               tree.inbox.add(signal);
               driver.drive(tree);
             }
@@ -301,25 +337,25 @@ public final class Engine {
     }
   }
 
-  boolean mayStartSteps() {
-    return !suspended && !draining;
+  private boolean mayStartSteps() {
+    return !suspended && !capacity.closed();
   }
 
   /**
    * Whether an attempt whose start is already journaled may be invoked: not while suspended, but
    * during a drain (the attempt began before it, and the drain waits for it).
    */
-  boolean mayInvoke() {
+  private boolean mayInvoke() {
     return !suspended;
   }
 
   /** Stops starting steps and taking trees, for a graceful shutdown. */
   public void startDraining() {
-    draining = true;
+    capacity.close();
   }
 
   public boolean isDraining() {
-    return draining;
+    return capacity.closed();
   }
 
   /**
@@ -336,15 +372,7 @@ public final class Engine {
   private void pollQuiet(CompletableFuture<Boolean> done, Instant deadline) {
     onLoop(
         () -> {
-          boolean quiet =
-              trees.values().stream()
-                  .allMatch(
-                      t ->
-                          t.running.isEmpty()
-                              && t.buffer.isEmpty()
-                              && t.inFlight == null
-                              && t.settling.isEmpty());
-          if (quiet) {
+          if (trees.values().stream().allMatch(ActiveTree::quiet)) {
             done.complete(true);
           } else if (!scheduler.now().isBefore(deadline)) {
             done.complete(false);
@@ -385,170 +413,32 @@ public final class Engine {
         });
   }
 
-  void drive(ActiveTree tree) {
-    driver.drive(tree);
-  }
-
   /**
    * Whether the tree was adopted under the node's current lease. A tree of a lost lease is dropped
    * at once, even when the lease was granted afresh before the drop came round on the loop.
    */
-  boolean current(ActiveTree tree) {
+  private boolean current(ActiveTree tree) {
     return tree.epoch == leaseEpoch.get() || Defect.ADOPT_AFTER_LOST.isActive();
-  }
-
-  void driveLater(ActiveTree tree) {
-    onLoop(() -> driver.drive(tree));
-  }
-
-  // --- journal writes ----------------------------------------------------------------------------
-
-  /** Submits the tree's buffered events as its next append, unless one is in flight. */
-  void flush(ActiveTree tree) {
-    if (tree.inFlight != null || tree.buffer.isEmpty() || tree.retired) {
-      return;
-    }
-    long seq = tree.state.lastSeq();
-    Instant now = scheduler.now();
-    List<JournalEntry> entries = new ArrayList<>(tree.buffer.size());
-    for (PendingEvent pending : tree.buffer) {
-      entries.add(new JournalEntry(pending.runId(), tree.rootId, ++seq, now, pending.event()));
-    }
-    tree.inFlight = List.copyOf(tree.buffer);
-    tree.buffer.clear();
-    tree.signalsInFlight = List.copyOf(tree.signalsToDelete);
-    tree.signalsToDelete.clear();
-    tree.inFlightRequest = new AppendRequest(tree.rootId, tree.token, entries);
-    submit(tree, tree.inFlightRequest);
-  }
-
-  private void submit(ActiveTree tree, AppendRequest request) {
-    long started = System.nanoTime();
-    io.append(request)
-        .whenComplete(
-            (result, failure) ->
-                onLoop(
-                    () -> appended(tree, request, result, failure, System.nanoTime() - started)));
-  }
-
-  private void appended(
-      ActiveTree tree, AppendRequest request, AppendResult result, Throwable failure, long nanos) {
-    if (tree.retired || tree.inFlightRequest != request) {
-      return;
-    }
-    if (failure != null) {
-      retryAppend(tree, request, failure);
-      return;
-    }
-    metrics.appendLatency(nanos);
-    tree.appendFailures = 0;
-    if (result instanceof AppendResult.Appended) {
-      acknowledged(tree, request);
-    } else if (result instanceof AppendResult.FencedOut fenced) {
-      metrics.fencedOut();
-      log.warn(
-          "node {} was fenced out of run {}: its token {} is stale, the current token is {};"
-              + " dropping the run",
-          nodeId(),
-          tree.rootId,
-          fenced.staleToken(),
-          fenced.currentToken());
-      retire(tree, false);
-    } else {
-      log.error(
-          "node {} could not append to run {}: {}; dropping the run",
-          nodeId(),
-          tree.rootId,
-          result);
-      retire(tree, false);
-    }
-  }
-
-  private void retryAppend(ActiveTree tree, AppendRequest request, Throwable failure) {
-    metrics.journalRetry();
-    tree.appendFailures++;
-    long factor = 1L << Math.min(tree.appendFailures - 1, 10);
-    Duration wait = FIRST_STORE_RETRY.multipliedBy(factor);
-    if (wait.compareTo(config.storeRetryMax()) > 0) {
-      wait = config.storeRetryMax();
-    }
-    if (tree.appendFailures == 1 || tree.appendFailures % 20 == 0) {
-      log.warn(
-          "journal write for run {} failed ({} times), retrying in {}: {}",
-          tree.rootId,
-          tree.appendFailures,
-          wait,
-          failure.toString());
-    }
-    scheduler.schedule(
-        wait,
-        () ->
-            onLoop(
-                () -> {
-                  if (!tree.retired && tree.inFlightRequest == request) {
-                    submit(tree, request);
-                  }
-                }));
-  }
-
-  private void acknowledged(ActiveTree tree, AppendRequest request) {
-    List<PendingEvent> settled = tree.inFlight;
-    tree.inFlight = null;
-    tree.inFlightRequest = null;
-    for (JournalEntry entry : request.entries()) {
-      tree.state.apply(entry);
-      Announcements.announce(this, tree, entry);
-    }
-    for (PendingEvent pending : settled) {
-      if (pending.settles() != null) {
-        tree.settling.remove(pending.settles());
-      }
-    }
-    if (!tree.signalsInFlight.isEmpty()) {
-      List<Long> done = tree.signalsInFlight;
-      tree.signalsInFlight = List.of();
-      io.call(
-          "delete signals",
-          () -> {
-            metadata.deleteSignals(done);
-            return null;
-          });
-    }
-    driver.drive(tree);
   }
 
   // --- retiring -------------------------------------------------------------------------------
 
-  /** Called when this node parks a tree that must wake at a known time. */
-  @FunctionalInterface
-  public interface ParkListener {
-    void parked(UUID rootRunId, Instant wakeAt);
-  }
-
-  private volatile ParkListener parkListener = (root, wakeAt) -> {};
-
-  public void onParked(ParkListener listener) {
-    this.parkListener = listener;
-  }
-
   /** Removes the tree from this node; with {@code release} its lease is released. */
-  void retire(ActiveTree tree, boolean release) {
-    if (tree.retired) {
+  private void retire(ActiveTree tree, boolean release) {
+    if (tree.retired()) {
       return;
     }
     RunState root = tree.state.root();
     if (release && root.status() == RunStatus.WAITING && root.wakeAt() != null) {
-      parkListener.parked(tree.rootId, root.wakeAt());
+      events.parked(tree.rootId, root.wakeAt());
     }
-    tree.retired = true;
-    stopWork(tree);
+    tree.retire();
     if (release) {
       deleteStaleSignals(tree);
     }
     if (trees.get(tree.rootId) == tree) {
       trees.remove(tree.rootId);
-      owned.remove(tree.rootId);
-      occupied.decrementAndGet();
+      capacity.release(tree.rootId);
     }
     if (release && tree.keyed) {
       io.release(List.of(tree.rootId))
@@ -567,25 +457,9 @@ public final class Engine {
    * signals: its next owner applies them.)
    */
   private void deleteStaleSignals(ActiveTree tree) {
-    if (tree.signalsToDelete.isEmpty() || Defect.SIGNALS_LEAK.isActive()) {
+    if (Defect.SIGNALS_LEAK.isActive()) {
       return;
     }
-    List<Long> stale = List.copyOf(tree.signalsToDelete);
-    tree.signalsToDelete.clear();
-    io.call(
-        "delete stale signals",
-        () -> {
-          metadata.deleteSignals(stale);
-          return null;
-        });
-  }
-
-  private static void stopWork(ActiveTree tree) {
-    tree.retired = true;
-    tree.running.values().forEach(Attempt::cancel);
-    tree.running.clear();
-    if (tree.wakeTimer != null) {
-      tree.wakeTimer.cancel();
-    }
+    receipts.answered("delete stale signals", tree.appends.takeAnswered());
   }
 }

@@ -99,7 +99,7 @@ public final class Orchestrator {
   public CompletableFuture<SubmitResult> submitAsync(
       String flowName, JsonNode input, String idempotencyKey, JsonNode trigger) {
     return engine
-        .io
+        .io()
         .call(
             "look up flow " + flowName,
             () -> {
@@ -134,7 +134,7 @@ public final class Orchestrator {
     try {
       // A run this node starts itself needs no run key: its node token fences it (see
       // LeaseManager#nodeToken), which spares two etcd writes per run.
-      token = engine.io.nodeToken();
+      token = engine.io().nodeToken();
     } catch (RuntimeException noLease) {
       engine.unreserve(runId);
       return appendPending(runId, created);
@@ -144,7 +144,7 @@ public final class Orchestrator {
 
   private CompletableFuture<SubmitResult> appendStarted(
       UUID runId, RunCreated created, long token, long epoch, Flow flow) {
-    Instant now = engine.scheduler.now();
+    Instant now = engine.scheduler().now();
     List<JournalEntry> entries =
         List.of(
             new JournalEntry(runId, runId, 1, now, created),
@@ -163,7 +163,7 @@ public final class Orchestrator {
                     RunStatus.PENDING, RunStatus.RUNNING, "started by node " + engine.nodeId())));
     AppendRequest request = new AppendRequest(runId, token, entries);
     return engine
-        .io
+        .io()
         .append(request)
         .thenCompose(
             result -> {
@@ -174,7 +174,7 @@ public final class Orchestrator {
               TreeState tree = new TreeState(runId);
               for (JournalEntry entry : entries) {
                 tree.apply(entry);
-                Announcements.announce(engine, runId, tree, entry);
+                engine.announcements().announce(runId, tree, entry);
               }
               engine.adopt(runId, token, epoch, false, tree, Map.of(flow.hash(), flow), List.of());
               return CompletableFuture.completedFuture(new SubmitResult(project(request), true));
@@ -189,10 +189,10 @@ public final class Orchestrator {
   }
 
   private CompletableFuture<SubmitResult> appendPending(UUID runId, RunCreated created) {
-    JournalEntry entry = new JournalEntry(runId, runId, 1, engine.scheduler.now(), created);
+    JournalEntry entry = new JournalEntry(runId, runId, 1, engine.scheduler().now(), created);
     AppendRequest request = new AppendRequest(runId, 0, List.of(entry));
     return engine
-        .io
+        .io()
         .append(request)
         .thenCompose(
             result ->
@@ -204,11 +204,14 @@ public final class Orchestrator {
   private CompletableFuture<SubmitResult> duplicateOrFail(AppendResult result, RunCreated created) {
     if (result instanceof AppendResult.Rejected rejected
         && rejected.cause() instanceof DuplicateIdempotencyKeyException) {
-      return engine.io.call(
-          "find run by key",
-          () ->
-              new SubmitResult(
-                  metadata.findRunByIdempotencyKey(created.idempotencyKey()).orElseThrow(), false));
+      return engine
+          .io()
+          .call(
+              "find run by key",
+              () ->
+                  new SubmitResult(
+                      metadata.findRunByIdempotencyKey(created.idempotencyKey()).orElseThrow(),
+                      false));
     }
     return CompletableFuture.failedFuture(
         new IllegalStateException("could not submit run: " + result));
@@ -269,7 +272,7 @@ public final class Orchestrator {
 
   public CompletableFuture<RunRecord> cancelAsync(UUID runId, String by) {
     return engine
-        .io
+        .io()
         .call(
             "cancel " + runId,
             () -> {
@@ -302,7 +305,7 @@ public final class Orchestrator {
   public CompletableFuture<RunRecord> answerAsync(
       UUID runId, SignalType type, String step, String by, String comment) {
     return engine
-        .io
+        .io()
         .call(
             "answer " + runId,
             () -> {
@@ -326,7 +329,7 @@ public final class Orchestrator {
   /** Records a signal; a tree that finished meanwhile refuses it, which is a conflict. */
   private Signal signal(UUID runId, SignalType type, String step, JsonNode payload) {
     try {
-      return metadata.addSignal(runId, type, step, payload, engine.scheduler.now());
+      return metadata.addSignal(runId, type, step, payload, engine.scheduler().now());
     } catch (RunFinishedException finished) {
       throw new RunConflictException(
           runId, "Run " + runId + " is " + finished.status() + "; it takes no more signals");
@@ -354,7 +357,7 @@ public final class Orchestrator {
    */
   public CompletableFuture<RunRecord> resumeAsync(UUID runId, String by) {
     return engine
-        .io
+        .io()
         .call(
             "check resume " + runId,
             () -> {
@@ -393,7 +396,7 @@ public final class Orchestrator {
                         + runId
                         + "; try another node");
               }
-              return engine.io.call("read " + runId, () -> find(runId));
+              return engine.io().call("read " + runId, () -> find(runId));
             });
   }
 
@@ -411,12 +414,12 @@ public final class Orchestrator {
             true);
       }
     }
-    return awaitApplied(signal, engine.scheduler.now().plus(SIGNAL_WAIT));
+    return awaitApplied(signal, engine.scheduler().now().plus(SIGNAL_WAIT));
   }
 
   private CompletableFuture<RunRecord> awaitApplied(Signal signal, Instant deadline) {
     return engine
-        .io
+        .io()
         .call(
             "await signal",
             () ->
@@ -424,22 +427,24 @@ public final class Orchestrator {
                     .noneMatch(s -> s.id() == signal.id()))
         .thenCompose(
             applied -> {
-              if (applied || !engine.scheduler.now().isBefore(deadline)) {
-                return engine.io.call("read run", () -> find(signal.runId()));
+              if (applied || !engine.scheduler().now().isBefore(deadline)) {
+                return engine.io().call("read run", () -> find(signal.runId()));
               }
               CompletableFuture<RunRecord> later = new CompletableFuture<>();
-              engine.scheduler.schedule(
-                  Duration.ofMillis(25),
-                  () ->
-                      awaitApplied(signal, deadline)
-                          .whenComplete(
-                              (run, failure) -> {
-                                if (failure != null) {
-                                  later.completeExceptionally(failure);
-                                } else {
-                                  later.complete(run);
-                                }
-                              }));
+              engine
+                  .scheduler()
+                  .schedule(
+                      Duration.ofMillis(25),
+                      () ->
+                          awaitApplied(signal, deadline)
+                              .whenComplete(
+                                  (run, failure) -> {
+                                    if (failure != null) {
+                                      later.completeExceptionally(failure);
+                                    } else {
+                                      later.complete(run);
+                                    }
+                                  }));
               return later;
             });
   }

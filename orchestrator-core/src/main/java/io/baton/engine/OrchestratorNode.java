@@ -85,7 +85,7 @@ public final class OrchestratorNode implements AutoCloseable {
             stores.metadata(),
             new EngineMetrics(builder.metrics),
             builder.random);
-    this.claims = new ClaimService(engine, stores.journal(), stores.metadata());
+    this.claims = new ClaimService(engine, flows, stores.journal(), stores.metadata());
     this.orchestrator =
         new Orchestrator(engine, claims, flows, stores.metadata(), stores.journal(), builder.ids);
     this.claimer =

@@ -6,7 +6,8 @@ import java.util.UUID;
 /**
  * An event the engine decided on and will journal in the tree's next append.
  *
- * @param settles the step whose outcome it records (its in-memory phase ends once journaled), or
- *     null
+ * @param outcomeOf the step whose outcome it records (the step stays busy until it is journaled),
+ *     or null
  */
-record PendingEvent(UUID runId, JournalEvent event, StepKey settles) {}
+record PendingEvent(UUID runId, JournalEvent event, StepKey outcomeOf)
+    implements TreeAppends.Decided {}

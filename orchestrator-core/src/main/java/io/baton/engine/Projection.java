@@ -13,14 +13,11 @@ final class Projection {
 
   static RunStatus status(ActiveTree tree, RunState run) {
     RunStatus status = run.status();
-    status = apply(status, tree.inFlight, run);
-    return apply(status, tree.buffer, run);
+    status = apply(status, tree.appends.inFlight(), run);
+    return apply(status, tree.appends.buffered(), run);
   }
 
   private static RunStatus apply(RunStatus status, List<PendingEvent> events, RunState run) {
-    if (events == null) {
-      return status;
-    }
     for (PendingEvent pending : events) {
       if (!pending.runId().equals(run.runId())) {
         continue;
@@ -37,7 +34,7 @@ final class Projection {
 
   /** Whether anything other than status changes waits to be journaled. */
   static boolean hasOutcomes(ActiveTree tree) {
-    for (PendingEvent pending : tree.buffer) {
+    for (PendingEvent pending : tree.appends.buffered()) {
       if (!(pending.event() instanceof RunStatusChanged)) {
         return true;
       }

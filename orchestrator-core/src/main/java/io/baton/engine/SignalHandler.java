@@ -22,17 +22,17 @@ import java.util.List;
  * are deleted once the events they caused are journaled.
  */
 final class SignalHandler {
-  private final Engine engine;
+  private final SignalReceipts receipts;
 
-  SignalHandler(Engine engine, StepInvoker invoker) {
-    this.engine = engine;
+  SignalHandler(SignalReceipts receipts) {
+    this.receipts = receipts;
   }
 
   void apply(ActiveTree tree, Instant now) {
     Signal signal;
     boolean stale = false;
     while ((signal = tree.inbox.poll()) != null) {
-      tree.signalsToDelete.add(signal.id());
+      tree.appends.answered(signal.id());
       RunState run = tree.state.run(signal.runId());
       if (run == null || Projection.status(tree, run).isTerminal()) {
         stale = true;
@@ -44,15 +44,8 @@ final class SignalHandler {
         stale = true;
       }
     }
-    if (stale && tree.buffer.isEmpty() && tree.inFlight == null) {
-      List<Long> done = List.copyOf(tree.signalsToDelete);
-      tree.signalsToDelete.clear();
-      engine.io.call(
-          "delete stale signals",
-          () -> {
-            engine.metadata.deleteSignals(done);
-            return null;
-          });
+    if (stale && tree.appends.empty()) {
+      receipts.answered("delete stale signals", tree.appends.takeAnswered());
     }
   }
 
@@ -68,7 +61,7 @@ final class SignalHandler {
         continue;
       }
       boolean approved = signal.type() == SignalType.APPROVE;
-      tree.buffer(
+      tree.decide(
           run.runId(),
           new RunWoken(
               step.name(),
@@ -77,13 +70,13 @@ final class SignalHandler {
               signal.payload()),
           key);
       if (approved) {
-        tree.buffer(
+        tree.decide(
             run.runId(),
             new StepCompleted(
                 step.name(), step.nextAttempt(), decision(signal.payload()), step.waitingSince()),
             key);
       } else {
-        tree.buffer(
+        tree.decide(
             run.runId(),
             new StepFailed(
                 step.name(),

@@ -61,7 +61,7 @@ final class SignalPoller {
       return;
     }
     engine
-        .io
+        .io()
         .call("poll signals", this::signalsForOwnedTrees)
         .whenComplete(
             (signals, failure) -> {

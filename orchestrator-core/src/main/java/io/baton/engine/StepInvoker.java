@@ -3,6 +3,7 @@ package io.baton.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.capability.Capability;
+import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.ErrorCodes;
 import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
@@ -22,6 +23,7 @@ import io.baton.journal.WaitReason;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
+import io.baton.time.Scheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
@@ -31,13 +33,41 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BooleanSupplier;
+import java.util.random.RandomGenerator;
 
 /** Starts attempts, enforces their timeouts and turns their outcomes into journal events. */
 final class StepInvoker {
-  private final Engine engine;
+  private final String nodeId;
+  private final Scheduler scheduler;
+  private final EngineIo io;
+  private final CapabilityRegistry capabilities;
+  private final FlowRegistry flows;
+  private final RandomGenerator random;
+  private final TreeLoop loop;
+  private final BooleanSupplier mayInvoke;
 
-  StepInvoker(Engine engine) {
-    this.engine = engine;
+  /**
+   * @param mayInvoke whether an attempt whose start is journaled may be invoked now (not while the
+   *     node is suspended)
+   */
+  StepInvoker(
+      String nodeId,
+      Scheduler scheduler,
+      EngineIo io,
+      CapabilityRegistry capabilities,
+      FlowRegistry flows,
+      RandomGenerator random,
+      TreeLoop loop,
+      BooleanSupplier mayInvoke) {
+    this.nodeId = nodeId;
+    this.scheduler = scheduler;
+    this.io = io;
+    this.capabilities = capabilities;
+    this.flows = flows;
+    this.random = random;
+    this.loop = loop;
+    this.mayInvoke = mayInvoke;
   }
 
   /**
@@ -47,16 +77,16 @@ final class StepInvoker {
   void start(ActiveTree tree, RunState run, StepDefinition step, StepState state) {
     int attempt = state == null ? 1 : state.nextAttempt();
     StepKey key = new StepKey(run.runId(), step.name());
-    Attempt running = new Attempt(key, attempt, engine.scheduler.now(), System.nanoTime());
+    Attempt running = new Attempt(key, attempt, scheduler.now(), System.nanoTime());
     tree.running.put(key, running);
-    Optional<Capability> capability = engine.capabilities.find(step.capability());
+    Optional<Capability> capability = capabilities.find(step.capability());
     if (capability.isEmpty()) {
       finished(
           tree,
           running,
           StepOutcome.failed(
               "unknown_capability",
-              "no capability named '" + step.capability() + "' on node " + engine.nodeId(),
+              "no capability named '" + step.capability() + "' on node " + nodeId,
               false));
       return;
     }
@@ -70,7 +100,7 @@ final class StepInvoker {
     Runnable invoke = () -> invoke(tree, step, running, capability.get(), params);
     if (tree.journalsStarts) {
       running.awaitingStart = invoke;
-      tree.buffer(run.runId(), new StepStarted(step.name(), attempt), null);
+      tree.decide(run.runId(), new StepStarted(step.name(), attempt), null);
     } else {
       invoke.run();
     }
@@ -81,7 +111,7 @@ final class StepInvoker {
    * nothing then, and an adopter will treat the journaled start as an interruption.
    */
   void invokeStarted(ActiveTree tree) {
-    if (!tree.journalsStarts || !engine.mayInvoke()) {
+    if (!tree.journalsStarts || !mayInvoke.getAsBoolean()) {
       return;
     }
     for (Attempt attempt : List.copyOf(tree.running.values())) {
@@ -106,12 +136,11 @@ final class StepInvoker {
       Attempt running,
       Capability capability,
       JsonNode params) {
-    Instant now = engine.scheduler.now();
+    Instant now = scheduler.now();
     Instant deadline = step.timeout() == null ? null : now.plus(step.timeout());
     if (deadline != null) {
       running.timeout =
-          engine.scheduler.scheduleAt(
-              deadline, () -> engine.onLoop(() -> timedOut(tree, running, step)));
+          scheduler.scheduleAt(deadline, () -> loop.execute(() -> timedOut(tree, running, step)));
     }
     Invocation invocation =
         new Invocation(
@@ -123,11 +152,11 @@ final class StepInvoker {
             deadline,
             running.cancellation,
             Invocation.idempotencyKey(running.key.runId(), step.name()),
-            engine.scheduler.clock());
+            scheduler.clock());
     invoke(capability, invocation)
         .whenComplete(
             (outcome, failure) ->
-                engine.onLoop(
+                loop.execute(
                     () ->
                         finished(
                             tree,
@@ -181,7 +210,7 @@ final class StepInvoker {
   }
 
   private void finished(ActiveTree tree, Attempt attempt, StepOutcome outcome) {
-    if (tree.retired || tree.running.get(attempt.key) != attempt) {
+    if (tree.retired() || tree.running.get(attempt.key) != attempt) {
       return;
     }
     tree.running.remove(attempt.key);
@@ -191,7 +220,7 @@ final class StepInvoker {
     RunState run = tree.state.run(attempt.key.runId());
     StepDefinition step = tree.flowOf(run).step(attempt.key.step());
     if (outcome instanceof StepOutcome.Completed completed) {
-      tree.buffer(
+      tree.decide(
           run.runId(),
           new StepCompleted(step.name(), attempt.number, completed.output(), attempt.startedAt),
           attempt.key);
@@ -200,7 +229,7 @@ final class StepInvoker {
     } else {
       suspend(tree, run, step, attempt, (StepOutcome.Suspended) outcome);
     }
-    engine.drive(tree);
+    loop.drive(tree);
   }
 
   /** Journals a failed attempt, with the due time of the next one when the policy allows it. */
@@ -217,9 +246,9 @@ final class StepInvoker {
     Instant retryAt = null;
     if (!ErrorCodes.REJECTED.equals(failed.code())
         && retry.allowsRetry(inBudget, failed.code(), failed.retryable())) {
-      retryAt = engine.scheduler.now().plus(retry.delayAfter(inBudget, engine.random));
+      retryAt = scheduler.now().plus(retry.delayAfter(inBudget, random));
     }
-    tree.buffer(
+    tree.decide(
         run.runId(),
         new StepFailed(
             step.name(),
@@ -239,7 +268,7 @@ final class StepInvoker {
       Attempt attempt,
       StepOutcome.Suspended suspended) {
     if (suspended.reason() != WaitReason.CHILD) {
-      tree.buffer(
+      tree.decide(
           run.runId(),
           new RunWaiting(step.name(), suspended.reason(), suspended.dueAt(), suspended.detail()),
           attempt.key);
@@ -247,20 +276,18 @@ final class StepInvoker {
     }
     String flowName = suspended.detail().path("flow").asText("");
     JsonNode input = suspended.detail().path("input");
-    tree.settling.add(attempt.key);
-    engine
-        .io
-        .call("resolve flow " + flowName, () -> engine.flows.latest(flowName))
+    tree.unjournaled.add(attempt.key);
+    io.call("resolve flow " + flowName, () -> flows.latest(flowName))
         .whenComplete(
             (flow, failure) ->
-                engine.onLoop(
+                loop.execute(
                     () -> {
-                      if (tree.retired) {
+                      if (tree.retired()) {
                         return;
                       }
-                      tree.settling.remove(attempt.key);
+                      tree.unjournaled.remove(attempt.key);
                       startChild(tree, run, step, attempt, flowName, input, flow, failure);
-                      engine.drive(tree);
+                      loop.drive(tree);
                     }));
   }
 
@@ -290,9 +317,9 @@ final class StepInvoker {
             .createObjectNode()
             .put("childRunId", childId.toString())
             .put("flow", flowName);
-    tree.buffer(
+    tree.decide(
         run.runId(), new RunWaiting(step.name(), WaitReason.CHILD, null, detail), attempt.key);
-    tree.buffer(
+    tree.decide(
         childId,
         new RunCreated(
             flow.get().name(),

@@ -7,11 +7,15 @@ import io.baton.journal.RunStatus;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
+import io.baton.time.Scheduler;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * Decides what a tree does next, from its journaled state: which steps start, which waits end,
@@ -19,25 +23,50 @@ import java.util.UUID;
  * event in the tree's buffer (journaled before it counts) or an invocation.
  */
 final class TreeDriver {
-  private final Engine engine;
+  private final Scheduler scheduler;
+  private final Duration parkAfter;
   private final StepInvoker invoker;
   private final SignalHandler signals;
+  private final AppendPipeline appends;
+  private final Wakeups wakeups;
+  private final TreeLoop loop;
+  private final BooleanSupplier mayStartSteps;
+  private final Predicate<ActiveTree> current;
 
-  TreeDriver(Engine engine) {
-    this.engine = engine;
-    this.invoker = new StepInvoker(engine);
-    this.signals = new SignalHandler(engine, invoker);
+  /**
+   * @param mayStartSteps whether new attempts may start (not while suspended or draining)
+   * @param current whether the tree was adopted under the node's current lease
+   */
+  TreeDriver(
+      Scheduler scheduler,
+      Duration parkAfter,
+      StepInvoker invoker,
+      SignalHandler signals,
+      AppendPipeline appends,
+      Wakeups wakeups,
+      TreeLoop loop,
+      BooleanSupplier mayStartSteps,
+      Predicate<ActiveTree> current) {
+    this.scheduler = scheduler;
+    this.parkAfter = parkAfter;
+    this.invoker = invoker;
+    this.signals = signals;
+    this.appends = appends;
+    this.wakeups = wakeups;
+    this.loop = loop;
+    this.mayStartSteps = mayStartSteps;
+    this.current = current;
   }
 
   void drive(ActiveTree tree) {
-    if (tree.retired) {
+    if (tree.retired()) {
       return;
     }
-    if (!engine.current(tree)) {
-      engine.retire(tree, false);
+    if (!current.test(tree)) {
+      loop.retire(tree, false);
       return;
     }
-    Instant now = engine.scheduler.now();
+    Instant now = scheduler.now();
     signals.apply(tree, now);
     invoker.invokeStarted(tree);
     Set<UUID> blocked = new HashSet<>();
@@ -46,13 +75,13 @@ final class TreeDriver {
         advance(tree, run, now, blocked);
       }
     }
-    settleStatuses(tree, now, blocked);
-    engine.flush(tree);
+    updateStatuses(tree, now, blocked);
+    appends.flush(tree);
     if (tree.quiet() && finishedOrParked(tree)) {
-      engine.retire(tree, true);
+      loop.retire(tree, true);
       return;
     }
-    Wakeups.arm(engine, tree, now);
+    wakeups.arm(tree, now);
   }
 
   private static boolean finishedOrParked(ActiveTree tree) {
@@ -77,9 +106,9 @@ final class TreeDriver {
         continue;
       }
       if (status == StepStatus.WAITING) {
-        Waits.check(engine, invoker, tree, run, step, state, now);
+        Waits.check(invoker, tree, run, step, state, now);
       } else if (ready(run, step, state, now)) {
-        if (engine.mayStartSteps() && executing(tree)) {
+        if (mayStartSteps.getAsBoolean() && executing(tree)) {
           invoker.start(tree, run, step, state);
         } else {
           blocked.add(run.runId());
@@ -87,7 +116,7 @@ final class TreeDriver {
       }
     }
     if (!Projection.status(tree, run).isTerminal()) {
-      Completion.finishIfDone(engine, tree, run, flow);
+      Completion.finishIfDone(tree, run, flow);
     }
   }
 
@@ -119,9 +148,9 @@ final class TreeDriver {
    * RUNNING while its tree is here, and becomes WAITING when the whole tree parks: nothing runs,
    * nothing is due soon, so the lease is released and the tree leaves memory.
    */
-  private void settleStatuses(ActiveTree tree, Instant now, Set<UUID> blocked) {
-    Instant soon = now.plus(engine.config.parkAfter());
-    boolean treeActive = tree.inFlight != null || !tree.running.isEmpty();
+  private void updateStatuses(ActiveTree tree, Instant now, Set<UUID> blocked) {
+    Instant soon = now.plus(parkAfter);
+    boolean treeActive = tree.appends.submitted() || !tree.running.isEmpty();
     for (RunState run : tree.state.runs()) {
       RunStatus current = Projection.status(tree, run);
       if (current.isTerminal()) {
@@ -136,7 +165,7 @@ final class TreeDriver {
       if (!run.isRoot()) {
         RunStatus desired = active ? RunStatus.RUNNING : RunStatus.WAITING;
         if (current != desired) {
-          tree.buffer(
+          tree.decide(
               run.runId(), RunStateMachine.transition(current, desired, reasonFor(desired)), null);
         }
       }
@@ -159,7 +188,7 @@ final class TreeDriver {
     if (current == RunStatus.WAITING
         && (treeActive || Projection.hasOutcomes(tree))
         && !Defect.EXECUTE_WHILE_PARKED.isActive()) {
-      tree.buffer(
+      tree.decide(
           root.runId(),
           RunStateMachine.transition(RunStatus.WAITING, RunStatus.RUNNING, "has work to do"),
           null);
@@ -169,7 +198,7 @@ final class TreeDriver {
       return;
     }
     Instant wakeAt = Wakeups.earliestDue(tree);
-    tree.buffer(
+    tree.decide(
         root.runId(),
         RunStateMachine.transition(
             RunStatus.RUNNING, RunStatus.WAITING, Wakeups.describe(tree), false, wakeAt),

@@ -18,7 +18,6 @@ final class Waits {
   private Waits() {}
 
   static void check(
-      Engine engine,
       StepInvoker invoker,
       ActiveTree tree,
       RunState run,
@@ -27,8 +26,8 @@ final class Waits {
       Instant now) {
     if (state.waitReason() == WaitReason.TIMER && !now.isBefore(state.dueAt())) {
       StepKey key = new StepKey(run.runId(), step.name());
-      tree.buffer(run.runId(), new RunWoken(step.name(), WaitReason.TIMER, "due", null), key);
-      tree.buffer(
+      tree.decide(run.runId(), new RunWoken(step.name(), WaitReason.TIMER, "due", null), key);
+      tree.decide(
           run.runId(),
           new StepCompleted(
               step.name(),
@@ -49,7 +48,7 @@ final class Waits {
       return;
     }
     StepKey key = new StepKey(run.runId(), step.name());
-    tree.buffer(
+    tree.decide(
         run.runId(),
         new RunWoken(
             step.name(),
@@ -61,7 +60,7 @@ final class Waits {
                 .put("status", child.status().name())),
         key);
     if (child.status() == RunStatus.SUCCEEDED) {
-      tree.buffer(
+      tree.decide(
           run.runId(),
           new StepCompleted(step.name(), state.nextAttempt(), child.output(), state.waitingSince()),
           key);

@@ -4,11 +4,18 @@ import io.baton.journal.WaitReason;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
+import io.baton.time.Scheduler;
 import java.time.Instant;
 
 /** When a tree must be looked at again: the earliest retry or timer, and its timer. */
 final class Wakeups {
-  private Wakeups() {}
+  private final Scheduler scheduler;
+  private final TreeLoop loop;
+
+  Wakeups(Scheduler scheduler, TreeLoop loop) {
+    this.scheduler = scheduler;
+    this.loop = loop;
+  }
 
   /** The earliest retry or timer due in the run, or null. */
   static Instant earliestDue(RunState run) {
@@ -56,19 +63,11 @@ final class Wakeups {
   }
 
   /** Arms (or moves earlier) the tree's one timer for its earliest due time. */
-  static void arm(Engine engine, ActiveTree tree, Instant now) {
+  void arm(ActiveTree tree, Instant now) {
     Instant due = earliestDue(tree);
-    if (due == null || tree.retired || !due.isAfter(now)) {
+    if (due == null || tree.retired() || !due.isAfter(now)) {
       return;
     }
-    boolean armed = tree.wakeTimerAt != null && tree.wakeTimerAt.isAfter(now);
-    if (armed && !due.isBefore(tree.wakeTimerAt)) {
-      return;
-    }
-    if (tree.wakeTimer != null) {
-      tree.wakeTimer.cancel();
-    }
-    tree.wakeTimerAt = due;
-    tree.wakeTimer = engine.scheduler.scheduleAt(due, () -> engine.driveLater(tree));
+    tree.armWake(due, now, scheduler, () -> loop.driveLater(tree));
   }
 }

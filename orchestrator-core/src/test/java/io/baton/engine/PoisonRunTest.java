@@ -84,7 +84,7 @@ class PoisonRunTest {
     assertThat(b.setAside().list().get(0).reason())
         .contains("cannot be replayed")
         .contains("StepTeleported");
-    assertThat(b.engine().metrics.registry().getGauges().get(EngineMetrics.SET_ASIDE).getValue())
+    assertThat(b.engine().metrics().registry().getGauges().get(EngineMetrics.SET_ASIDE).getValue())
         .isEqualTo(2);
     assertThat(status(runs.get(0))).isEqualTo(RunStatus.RUNNING);
 

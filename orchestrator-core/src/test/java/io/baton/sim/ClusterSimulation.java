@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A whole cluster in one thread on simulated time: 3 to 7 nodes sharing in-memory stores and an
@@ -515,6 +516,11 @@ final class ClusterSimulation {
   }
 
   private String describe(io.baton.store.RunRecord run) {
+    Map<String, CompletableFuture<String>> described = new HashMap<>();
+    nodes.stream()
+        .filter(n -> !n.down && n.node.engine().owns(run.runId()))
+        .forEach(n -> described.put(n.id, n.node.engine().describe(run.runId())));
+    global.runDue();
     List<String> engines =
         nodes.stream()
             .filter(n -> !n.down && n.node.engine().owns(run.runId()))
@@ -522,7 +528,7 @@ final class ClusterSimulation {
                 n ->
                     n.id
                         + "{"
-                        + n.node.engine().describe(run.runId())
+                        + described.get(n.id).getNow("(its loop did not answer)")
                         + " lease="
                         + n.node.leases().state()
                         + " phase="

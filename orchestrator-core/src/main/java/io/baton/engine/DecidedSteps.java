@@ -19,49 +19,49 @@ import java.util.Map;
  * the same append as its last step's outcome: both become durable together or not at all. Steps
  * never start on this view; they start on journaled state only.
  */
-final class Settled {
+final class DecidedSteps {
   private final Map<String, StepStatus> statuses = new HashMap<>();
   private final Map<String, JsonNode> outputs = new HashMap<>();
   private final Map<String, ErrorInfo> errors = new HashMap<>();
 
-  private Settled() {}
+  private DecidedSteps() {}
 
   /**
    * The view, or null while any step of the run is running or has an outcome already in flight (the
    * acknowledgement will drive the tree again).
    */
-  static Settled of(ActiveTree tree, RunState run, Flow flow) {
+  static DecidedSteps of(ActiveTree tree, RunState run, Flow flow) {
     for (StepKey key : tree.running.keySet()) {
       if (key.runId().equals(run.runId())) {
         return null;
       }
     }
-    Settled settled = new Settled();
+    DecidedSteps decided = new DecidedSteps();
     for (StepDefinition step : flow.steps()) {
       if (run.hasStep(step.name())) {
-        settled.statuses.put(step.name(), run.step(step.name()).status());
-        settled.outputs.put(step.name(), run.step(step.name()).output());
-        settled.errors.put(step.name(), run.step(step.name()).error());
+        decided.statuses.put(step.name(), run.step(step.name()).status());
+        decided.outputs.put(step.name(), run.step(step.name()).output());
+        decided.errors.put(step.name(), run.step(step.name()).error());
       } else {
-        settled.statuses.put(step.name(), StepStatus.PENDING);
+        decided.statuses.put(step.name(), StepStatus.PENDING);
       }
     }
-    for (PendingEvent pending : tree.buffer) {
+    for (PendingEvent pending : tree.appends.buffered()) {
       if (pending.runId().equals(run.runId())) {
-        settled.fold(pending.event());
+        decided.fold(pending.event());
       }
     }
-    for (StepKey key : tree.settling) {
-      if (key.runId().equals(run.runId()) && !settled.coveredByBuffer(tree, key)) {
+    for (StepKey key : tree.unjournaled) {
+      if (key.runId().equals(run.runId()) && !decided.coveredByBuffer(tree, key)) {
         return null;
       }
     }
-    return settled;
+    return decided;
   }
 
   private boolean coveredByBuffer(ActiveTree tree, StepKey key) {
-    for (PendingEvent pending : tree.buffer) {
-      if (key.equals(pending.settles())) {
+    for (PendingEvent pending : tree.appends.buffered()) {
+      if (key.equals(pending.outcomeOf())) {
         return true;
       }
     }
