@@ -8,6 +8,8 @@ import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
 import io.baton.journal.RunStatus;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.store.ForwardingMetadataStore;
+import io.baton.store.MetadataStore;
 import io.baton.store.RunWriter;
 import io.baton.store.Signal;
 import io.baton.store.SignalType;
@@ -16,6 +18,7 @@ import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.InjectDefects;
 import io.baton.testkit.SettableClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -88,5 +91,51 @@ class SignalDeliveryTest {
     cluster.runUntil(() -> a.find(runId).status() == RunStatus.SUCCEEDED);
     cluster.scheduler.advance(Duration.ofSeconds(5));
     assertThat(base.metadata().signalsFor(runId)).isEmpty();
+  }
+
+  @Test
+  void an_approval_on_the_node_that_runs_the_tree_answers_on_the_engines_word_not_by_polling() {
+    CountingInbox inbox = new CountingInbox(base.metadata());
+    try (TestCluster own =
+        new TestCluster(new Stores(base.journal(), inbox, base.blobs(), null))
+            .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofHours(1)))) {
+      own.start("node-a");
+      own.apply(
+          TestFlows.named("owned-approval")
+              .step("ask", "wait-approval", "{}", List.of(), null, null)
+              .step("busy", "gate", "{}", List.of(), null, null)
+              .build());
+      Orchestrator a = own.node("node-a").orchestrator();
+      UUID runId = own.await(a.submitAsync("owned-approval", json("{}"), null, null)).run().runId();
+      own.runUntil(() -> own.capabilities.waiting("busy"));
+      assertThat(own.node("node-a").engine().owns(runId)).as("busy, not parked").isTrue();
+      int readsBefore = inbox.signalsForCalls;
+      Instant asked = own.scheduler.now();
+
+      var answered = a.answerAsync(runId, SignalType.APPROVE, "ask", "a", null);
+      own.runUntil(answered::isDone, Duration.ofMillis(20));
+
+      assertThat(own.await(answered).status()).isEqualTo(RunStatus.RUNNING);
+      assertThat(a.get(runId).steps().get(0).status()).isEqualTo("SUCCEEDED");
+      assertThat(Duration.between(asked, own.scheduler.now())).isLessThan(Duration.ofMillis(20));
+      assertThat(inbox.signalsForCalls)
+          .as("reads of the inbox while waiting")
+          .isEqualTo(readsBefore);
+    }
+  }
+
+  /** The real in-memory store, counting how often a tree's inbox is read. */
+  private static final class CountingInbox extends ForwardingMetadataStore {
+    int signalsForCalls;
+
+    CountingInbox(MetadataStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public List<Signal> signalsFor(UUID rootRunId) {
+      signalsForCalls++;
+      return super.signalsFor(rootRunId);
+    }
   }
 }

@@ -1,0 +1,404 @@
+package io.baton.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.flow.Flow;
+import io.baton.journal.AppendRequest;
+import io.baton.journal.AppendResult;
+import io.baton.journal.ClaimReason;
+import io.baton.journal.JournalCodec;
+import io.baton.journal.JournalEntry;
+import io.baton.journal.RunClaimed;
+import io.baton.journal.RunCreated;
+import io.baton.journal.RunStatus;
+import io.baton.journal.replay.TreeState;
+import io.baton.store.DuplicateIdempotencyKeyException;
+import io.baton.store.MetadataStore;
+import io.baton.store.RunFinishedException;
+import io.baton.store.RunProjection;
+import io.baton.store.RunRecord;
+import io.baton.store.Signal;
+import io.baton.store.SignalType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * What clients do to runs and flows, on one node: apply flows, submit runs, cancel, resume, approve
+ * and reject. Any node can serve any call: a run owned by another node is reached through the
+ * signal inbox. Every method returns a future and never blocks the caller. Thread-safe.
+ */
+public final class RunCommands {
+  /** How often a signal call looks in the store while another node holds the run. */
+  private static final Duration STORE_POLL = Duration.ofMillis(25);
+
+  private final Engine engine;
+  private final ClaimService claims;
+  private final FlowRegistry flows;
+  private final MetadataStore metadata;
+  private final RunQueries queries;
+  private final Supplier<UUID> ids;
+
+  public RunCommands(
+      Engine engine,
+      ClaimService claims,
+      FlowRegistry flows,
+      MetadataStore metadata,
+      RunQueries queries,
+      Supplier<UUID> ids) {
+    this.engine = engine;
+    this.claims = claims;
+    this.flows = flows;
+    this.metadata = metadata;
+    this.queries = queries;
+    this.ids = ids;
+  }
+
+  /** Validates and stores a flow; see {@link FlowRegistry#apply}. */
+  public Flow applyFlow(String text, String sourceName) {
+    return flows.apply(text, sourceName);
+  }
+
+  // --- flows and runs
+  // --------------------------------------------------------------------------------
+
+  /**
+   * Submits a run. It starts here at once when this node has room; otherwise it is stored as
+   * PENDING for any node to claim. The future completes once the run is journaled.
+   *
+   * @throws FlowNotFoundException (in the future) no flow has this name
+   */
+  public CompletableFuture<SubmitResult> submitAsync(
+      String flowName, JsonNode input, String idempotencyKey, JsonNode trigger) {
+    return engine
+        .io()
+        .call(
+            "look up flow " + flowName,
+            () -> {
+              if (idempotencyKey != null) {
+                Optional<RunRecord> existing = metadata.findRunByIdempotencyKey(idempotencyKey);
+                if (existing.isPresent()) {
+                  return new Lookup(null, existing.get());
+                }
+              }
+              return new Lookup(
+                  flows.latest(flowName).orElseThrow(() -> new FlowNotFoundException(flowName)),
+                  null);
+            })
+        .thenCompose(
+            lookup ->
+                lookup.existing() != null
+                    ? CompletableFuture.completedFuture(new SubmitResult(lookup.existing(), false))
+                    : create(lookup.flow(), input, idempotencyKey, trigger));
+  }
+
+  private record Lookup(Flow flow, RunRecord existing) {}
+
+  private CompletableFuture<SubmitResult> create(
+      Flow flow, JsonNode input, String key, JsonNode trigger) {
+    UUID runId = ids.get();
+    RunCreated created = new RunCreated(flow.name(), flow.hash(), input, null, null, key, trigger);
+    if (!engine.reserve(runId)) {
+      return appendPending(runId, created);
+    }
+    long epoch = engine.leaseEpoch();
+    long token;
+    try {
+      // A run this node starts itself needs no run key: its node token fences it (see
+      // LeaseManager#nodeToken), which spares two etcd writes per run.
+      token = engine.io().nodeToken();
+    } catch (RuntimeException noLease) {
+      engine.unreserve(runId);
+      return appendPending(runId, created);
+    }
+    return appendStarted(runId, created, token, epoch, flow);
+  }
+
+  private CompletableFuture<SubmitResult> appendStarted(
+      UUID runId, RunCreated created, long token, long epoch, Flow flow) {
+    List<JournalEntry> entries =
+        TreeAppends.number(
+            runId,
+            0,
+            engine.scheduler().now(),
+            List.of(
+                new PendingEvent(runId, created, null),
+                new PendingEvent(
+                    runId, new RunClaimed(engine.nodeId(), token, null, ClaimReason.SUBMIT), null),
+                new PendingEvent(
+                    runId,
+                    RunStateMachine.transition(
+                        RunStatus.PENDING, RunStatus.RUNNING, "started by node " + engine.nodeId()),
+                    null)));
+    AppendRequest request = new AppendRequest(runId, token, entries);
+    return engine
+        .io()
+        .append(request)
+        .thenCompose(
+            result -> {
+              if (!(result instanceof AppendResult.Appended)) {
+                engine.unreserve(runId);
+                return duplicateOrFail(result, created);
+              }
+              TreeState tree = new TreeState(runId);
+              for (JournalEntry entry : entries) {
+                tree.apply(entry);
+                engine.announcements().announce(runId, tree, entry);
+              }
+              engine.adopt(runId, token, epoch, false, tree, Map.of(flow.hash(), flow), List.of());
+              return CompletableFuture.completedFuture(new SubmitResult(project(request), true));
+            })
+        .exceptionallyCompose(
+            failure -> {
+              // The write may have landed (an ambiguous commit): this node's safety-net pass
+              // adopts the run then, as it adopts any RUNNING run recorded as its own.
+              engine.unreserve(runId);
+              return CompletableFuture.failedFuture(failure);
+            });
+  }
+
+  private CompletableFuture<SubmitResult> appendPending(UUID runId, RunCreated created) {
+    AppendRequest request =
+        new AppendRequest(
+            runId,
+            0,
+            TreeAppends.number(
+                runId,
+                0,
+                engine.scheduler().now(),
+                List.of(new PendingEvent(runId, created, null))));
+    return engine
+        .io()
+        .append(request)
+        .thenCompose(
+            result ->
+                result instanceof AppendResult.Appended
+                    ? CompletableFuture.completedFuture(new SubmitResult(project(request), true))
+                    : duplicateOrFail(result, created));
+  }
+
+  private CompletableFuture<SubmitResult> duplicateOrFail(AppendResult result, RunCreated created) {
+    if (result instanceof AppendResult.Rejected rejected
+        && rejected.cause() instanceof DuplicateIdempotencyKeyException) {
+      return engine
+          .io()
+          .call(
+              "find run by key",
+              () ->
+                  new SubmitResult(
+                      metadata.findRunByIdempotencyKey(created.idempotencyKey()).orElseThrow(),
+                      false));
+    }
+    return CompletableFuture.failedFuture(
+        new IllegalStateException("could not submit run: " + result));
+  }
+
+  private static RunRecord project(AppendRequest request) {
+    RunRecord row = RunProjection.created(request.entries().get(0), request.token());
+    for (JournalEntry entry : request.entries().subList(1, request.entries().size())) {
+      row = RunProjection.apply(row, entry);
+    }
+    return row;
+  }
+
+  // --- operations ----------------------------------------------------------------------------
+
+  public CompletableFuture<RunRecord> cancelAsync(UUID runId, String by) {
+    return engine
+        .io()
+        .call(
+            "cancel " + runId,
+            () -> {
+              RunRecord run = queries.find(runId);
+              if (!RunStateMachine.cancellable(run.status())) {
+                throw new RunConflictException(
+                    runId,
+                    "Run "
+                        + runId
+                        + " is "
+                        + run.status()
+                        + "; only PENDING, RUNNING or WAITING runs can be cancelled");
+              }
+              return signal(runId, SignalType.CANCEL, null, payload(by, null));
+            })
+        .thenCompose(this::deliver);
+  }
+
+  /**
+   * Approves or rejects the run's step(s) waiting for approval ({@code step} null: all of them).
+   */
+  public CompletableFuture<RunRecord> answerAsync(
+      UUID runId, SignalType type, String step, String by, String comment) {
+    return engine
+        .io()
+        .call(
+            "answer " + runId,
+            () -> {
+              RunRecord run = queries.find(runId);
+              if (run.status().isTerminal() || !queries.awaitsApproval(run, step)) {
+                throw new RunConflictException(
+                    runId,
+                    "Run "
+                        + runId
+                        + " is "
+                        + run.status()
+                        + " and has no step "
+                        + (step == null ? "" : "'" + step + "' ")
+                        + "waiting for approval");
+              }
+              return signal(runId, type, step, payload(by, comment));
+            })
+        .thenCompose(this::deliver);
+  }
+
+  /** Records a signal; a tree that finished meanwhile refuses it, which is a conflict. */
+  private Signal signal(UUID runId, SignalType type, String step, JsonNode payload) {
+    try {
+      return metadata.addSignal(runId, type, step, payload, engine.scheduler().now());
+    } catch (RunFinishedException finished) {
+      throw new RunConflictException(
+          runId, "Run " + runId + " is " + finished.status() + "; it takes no more signals");
+    }
+  }
+
+  /**
+   * Resumes a FAILED, recoverable root run here: its failed steps run again with a fresh budget.
+   */
+  public CompletableFuture<RunRecord> resumeAsync(UUID runId, String by) {
+    return engine
+        .io()
+        .call(
+            "check resume " + runId,
+            () -> {
+              RunRecord run = queries.find(runId);
+              if (!run.isRoot()) {
+                throw new RunConflictException(
+                    runId,
+                    "Run " + runId + " is a subflow; resume its root run " + run.rootRunId());
+              }
+              if (run.status() != RunStatus.FAILED || !run.recoverable()) {
+                throw new RunConflictException(
+                    runId,
+                    "Run "
+                        + runId
+                        + " is "
+                        + run.status()
+                        + (run.status() == RunStatus.FAILED ? " but not recoverable" : "")
+                        + "; only FAILED, recoverable runs can be resumed");
+              }
+              if (!queries.hasJournal(runId)) {
+                throw new RunConflictException(
+                    runId, "Run " + runId + " has no journal to resume from");
+              }
+              return run;
+            })
+        .thenCompose(run -> claims.claim(List.of(runId), ClaimReason.RESUME, true))
+        .thenCompose(
+            outcomes -> {
+              ClaimOutcome outcome = outcomes.get(runId);
+              if (outcome == ClaimOutcome.NO_CAPACITY) {
+                throw new RunConflictException(
+                    runId,
+                    "node "
+                        + engine.nodeId()
+                        + " is draining and cannot resume run "
+                        + runId
+                        + "; try another node");
+              }
+              return engine.io().call("read " + runId, () -> queries.find(runId));
+            });
+  }
+
+  /**
+   * Gets the signal to the run's owner (here directly, by a claim if parked, else by the owner's
+   * poll) and waits for it to be answered: on this node's own word when this node executes the
+   * tree, through the store when another does. Answers with the run as it is then, or after {@link
+   * Orchestrator#SIGNAL_WAIT} whatever happened.
+   */
+  private CompletableFuture<RunRecord> deliver(Signal signal) {
+    UUID root = signal.rootRunId();
+    Instant deadline = engine.scheduler().now().plus(Orchestrator.SIGNAL_WAIT);
+    CompletableFuture<Void> answeredHere = engine.receipts().await(signal.id());
+    CompletableFuture<?> handedOver;
+    if (engine.owns(root)) {
+      engine.deliver(List.of(signal));
+      handedOver = CompletableFuture.completedFuture(null);
+    } else {
+      RunRecord rootRow = metadata.findRun(root).orElseThrow();
+      handedOver =
+          rootRow.status() == RunStatus.WAITING || rootRow.status() == RunStatus.PENDING
+              ? claims.claim(
+                  List.of(root),
+                  rootRow.status() == RunStatus.WAITING ? ClaimReason.WAKE : ClaimReason.PENDING,
+                  true)
+              : CompletableFuture.completedFuture(null);
+    }
+    return handedOver
+        .handle((ignored, failure) -> null)
+        .thenCompose(
+            ignored ->
+                engine.owns(root)
+                    ? within(answeredHere, deadline)
+                    : awaitInStore(signal, answeredHere, deadline))
+        .whenComplete((ignored, failure) -> engine.receipts().forget(signal.id()))
+        .thenCompose(ignored -> engine.io().call("read run", () -> queries.find(signal.runId())));
+  }
+
+  /** Completes when {@code answered} does, or at {@code deadline}. */
+  private CompletableFuture<Void> within(CompletableFuture<Void> answered, Instant deadline) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    answered.whenComplete((ignored, failure) -> done.complete(null));
+    Duration left = Duration.between(engine.scheduler().now(), deadline);
+    engine.scheduler().schedule(left, () -> done.complete(null));
+    return done;
+  }
+
+  /**
+   * Polls the inbox until the signal is gone (another node answered it), this node answered it, or
+   * the deadline passes.
+   */
+  private CompletableFuture<Void> awaitInStore(
+      Signal signal, CompletableFuture<Void> answeredHere, Instant deadline) {
+    if (answeredHere.isDone() || !engine.scheduler().now().isBefore(deadline)) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return engine
+        .io()
+        .call(
+            "await signal",
+            () ->
+                metadata.signalsFor(signal.rootRunId()).stream()
+                    .noneMatch(s -> s.id() == signal.id()))
+        .thenCompose(
+            applied -> {
+              if (applied) {
+                return CompletableFuture.completedFuture(null);
+              }
+              CompletableFuture<Void> later = new CompletableFuture<>();
+              engine
+                  .scheduler()
+                  .schedule(
+                      STORE_POLL,
+                      () ->
+                          awaitInStore(signal, answeredHere, deadline)
+                              .whenComplete((ignored, failure) -> later.complete(null)));
+              return later;
+            });
+  }
+
+  private static JsonNode payload(String by, String comment) {
+    ObjectNode payload = JournalCodec.mapper().createObjectNode();
+    if (by != null) {
+      payload.put("by", by);
+    }
+    if (comment != null) {
+      payload.put("comment", comment);
+    }
+    return payload;
+  }
+}

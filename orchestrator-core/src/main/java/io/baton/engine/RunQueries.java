@@ -1,0 +1,97 @@
+package io.baton.engine;
+
+import io.baton.flow.Flow;
+import io.baton.journal.ExecutionJournal;
+import io.baton.journal.JournalEntry;
+import io.baton.journal.WaitReason;
+import io.baton.journal.replay.Replay;
+import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepStatus;
+import io.baton.journal.replay.TreeState;
+import io.baton.store.FlowRecord;
+import io.baton.store.MetadataStore;
+import io.baton.store.RunQuery;
+import io.baton.store.RunRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * What clients read about runs and flows, on one node: any node answers for any run, from the run
+ * index and the journal. Thread-safe; every method blocks on the store.
+ */
+public final class RunQueries {
+  private final FlowRegistry flows;
+  private final MetadataStore metadata;
+  private final ExecutionJournal journal;
+
+  public RunQueries(FlowRegistry flows, MetadataStore metadata, ExecutionJournal journal) {
+    this.flows = flows;
+    this.metadata = metadata;
+    this.journal = journal;
+  }
+
+  public Optional<Flow> flow(String name) {
+    return flows.latest(name);
+  }
+
+  public List<FlowRecord> flows() {
+    return flows.list();
+  }
+
+  /**
+   * @throws RunNotFoundException no run has this id
+   */
+  public RunRecord find(UUID runId) {
+    return metadata.findRun(runId).orElseThrow(() -> new RunNotFoundException(runId));
+  }
+
+  /** The run with its steps and ownership history. */
+  public RunView get(UUID runId) {
+    RunRecord row = find(runId);
+    TreeState tree =
+        Replay.replay(journal, row.rootRunId()).orElseThrow(() -> new RunNotFoundException(runId));
+    return RunViews.view(row, tree, flows.byHash(row.flowHash()));
+  }
+
+  public List<RunRecord> list(RunQuery query) {
+    return metadata.listRuns(query);
+  }
+
+  /** The journal entries of a run (for a root run: of its whole tree). */
+  public List<JournalEntry> journal(UUID runId) {
+    RunRecord row = find(runId);
+    List<JournalEntry> entries = new ArrayList<>();
+    long next = 1;
+    List<JournalEntry> page;
+    do {
+      page = journal.readFrom(row.rootRunId(), next, Replay.PAGE_SIZE);
+      for (JournalEntry entry : page) {
+        if (row.isRoot() || entry.runId().equals(runId)) {
+          entries.add(entry);
+        }
+        next = entry.seq() + 1;
+      }
+    } while (page.size() == Replay.PAGE_SIZE);
+    return entries;
+  }
+
+  /** Whether the run has a step ({@code step} null: any step) waiting for approval. */
+  boolean awaitsApproval(RunRecord row, String step) {
+    Optional<TreeState> tree = Replay.replay(journal, row.rootRunId());
+    RunState run = tree.map(t -> t.run(row.runId())).orElse(null);
+    return run != null
+        && run.steps().stream()
+            .anyMatch(
+                s ->
+                    s.status() == StepStatus.WAITING
+                        && s.waitReason() == WaitReason.APPROVAL
+                        && (step == null || step.equals(s.name())));
+  }
+
+  /** Whether the tree's journal has any entry. */
+  boolean hasJournal(UUID rootRunId) {
+    return journal.latestSequence(rootRunId) > 0;
+  }
+}
