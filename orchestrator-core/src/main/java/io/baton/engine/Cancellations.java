@@ -23,7 +23,7 @@ final class Cancellations {
 
   private static void cancelAll(ActiveTree tree, List<RunState> runs, String reason) {
     for (RunState target : runs) {
-      RunStatus current = Projection.status(tree, target);
+      RunStatus current = DecidedStatus.status(tree, target);
       if (current.isTerminal()) {
         continue;
       }

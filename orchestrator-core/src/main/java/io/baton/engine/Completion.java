@@ -86,7 +86,7 @@ final class Completion {
   }
 
   private static void finish(ActiveTree tree, RunState run, RunCompleted completed) {
-    RunStatus current = Projection.status(tree, run);
+    RunStatus current = DecidedStatus.status(tree, run);
     if (current != RunStatus.RUNNING) {
       tree.decide(
           run.runId(), RunStateMachine.transition(current, RunStatus.RUNNING, "finishing"), null);

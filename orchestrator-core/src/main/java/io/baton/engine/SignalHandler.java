@@ -34,7 +34,7 @@ final class SignalHandler {
     while ((signal = tree.inbox.poll()) != null) {
       tree.appends.answered(signal.id());
       RunState run = tree.state.run(signal.runId());
-      if (run == null || Projection.status(tree, run).isTerminal()) {
+      if (run == null || DecidedStatus.status(tree, run).isTerminal()) {
         stale = true;
         continue;
       }

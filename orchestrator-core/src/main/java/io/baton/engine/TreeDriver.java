@@ -71,7 +71,7 @@ final class TreeDriver {
     invoker.invokeStarted(tree);
     Set<UUID> blocked = new HashSet<>();
     for (RunState run : List.copyOf(tree.state.runs())) {
-      if (!Projection.status(tree, run).isTerminal()) {
+      if (!DecidedStatus.status(tree, run).isTerminal()) {
         advance(tree, run, now, blocked);
       }
     }
@@ -115,7 +115,7 @@ final class TreeDriver {
         }
       }
     }
-    if (!Projection.status(tree, run).isTerminal()) {
+    if (!DecidedStatus.status(tree, run).isTerminal()) {
       Completion.finishIfDone(tree, run, flow);
     }
   }
@@ -152,7 +152,7 @@ final class TreeDriver {
     Instant soon = now.plus(parkAfter);
     boolean treeActive = tree.appends.submitted() || !tree.running.isEmpty();
     for (RunState run : tree.state.runs()) {
-      RunStatus current = Projection.status(tree, run);
+      RunStatus current = DecidedStatus.status(tree, run);
       if (current.isTerminal()) {
         continue;
       }
@@ -184,9 +184,9 @@ final class TreeDriver {
    */
   private void park(ActiveTree tree, boolean treeActive) {
     RunState root = tree.state.root();
-    RunStatus current = Projection.status(tree, root);
+    RunStatus current = DecidedStatus.status(tree, root);
     if (current == RunStatus.WAITING
-        && (treeActive || Projection.hasOutcomes(tree))
+        && (treeActive || DecidedStatus.hasOutcomes(tree))
         && !Defect.EXECUTE_WHILE_PARKED.isActive()) {
       tree.decide(
           root.runId(),
@@ -194,7 +194,7 @@ final class TreeDriver {
           null);
       return;
     }
-    if (treeActive || current != RunStatus.RUNNING || Projection.hasOutcomes(tree)) {
+    if (treeActive || current != RunStatus.RUNNING || DecidedStatus.hasOutcomes(tree)) {
       return;
     }
     Instant wakeAt = Wakeups.earliestDue(tree);

@@ -49,7 +49,7 @@ public final class FlowParser {
 
   /** The definition when the document is right; problems are reported either way. */
   private FlowDefinition validate(SourceTree tree, Report report) {
-    FlowDraft draft = new FlowReader(report).read(tree.root());
+    FlowDraft draft = new FlowTreeReader(report).read(tree.root());
     if (draft == null) {
       return null;
     }

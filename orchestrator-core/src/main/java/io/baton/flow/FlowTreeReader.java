@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Reads the top level of a flow document and, through {@link StepReader}, its steps. */
-final class FlowReader {
+final class FlowTreeReader {
   static final List<String> KEYS =
       List.of("name", "description", "recovery", "maxResumeAge", "output", "steps");
   private static final Map<String, RecoveryPolicy> RECOVERY = new LinkedHashMap<>();
@@ -20,7 +20,7 @@ final class FlowReader {
   private final Report report;
   private final Fields fields;
 
-  FlowReader(Report report) {
+  FlowTreeReader(Report report) {
     this.report = report;
     this.fields = new Fields(report);
   }

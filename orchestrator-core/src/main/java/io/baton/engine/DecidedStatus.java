@@ -8,8 +8,8 @@ import io.baton.journal.replay.RunState;
 import java.util.List;
 
 /** A run's status as it will be once the tree's decided events are journaled. */
-final class Projection {
-  private Projection() {}
+final class DecidedStatus {
+  private DecidedStatus() {}
 
   static RunStatus status(ActiveTree tree, RunState run) {
     RunStatus status = run.status();
