@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The node-level benchmarks on real PostgreSQL and etcd: engine throughput, startup recovery,
  * memory per active and parked run, SIGTERM hand-off and failover after a crash. Prints figures;
  * asserts nothing about time. Run with {@code deploy/bench.sh
- * [engine|recovery|memory|handoff|failover|all]}.
+ * [engine|latency|recovery|memory|handoff|failover|all]}.
  */
 public final class NodeBenchmarks {
   /** A run that stays active: its second step holds until cancelled. */
@@ -61,6 +61,9 @@ public final class NodeBenchmarks {
       engine(
           Integer.getInteger("baton.bench.runs", 50_000),
           Integer.getInteger("baton.bench.window", 2_000));
+    }
+    if (which.equals("latency") || which.equals("all")) {
+      LatencyBenchmark.run(Integer.getInteger("baton.bench.latencyRuns", 2_000));
     }
     if (which.equals("recovery") || which.equals("all")) {
       recovery(size);

@@ -19,6 +19,11 @@ class NodeBenchmarksSmokeTest {
   }
 
   @Test
+  void the_latency_benchmark_runs_every_run_to_success_and_times_every_step() throws Exception {
+    assertThat(LatencyBenchmark.run(40).samples()).isEqualTo(80);
+  }
+
+  @Test
   void the_recovery_benchmark_re_adopts_every_run() throws Exception {
     assertThat(NodeBenchmarks.recovery(50)).isPositive();
   }
