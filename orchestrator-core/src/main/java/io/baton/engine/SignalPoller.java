@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * engine holds (one indexed query per {@value #BATCH} trees, none while it holds nothing), so
  * signals it would never apply, however many, cannot crowd out the ones it would. Thread-safe.
  */
-final class SignalPoller {
+public final class SignalPoller {
   private static final Logger log = LoggerFactory.getLogger(SignalPoller.class);
   private static final int BATCH = 1000;
 
@@ -26,19 +26,20 @@ final class SignalPoller {
   private final Duration interval;
   private volatile boolean running;
 
-  SignalPoller(Engine engine, MetadataStore metadata, Scheduler scheduler, Duration interval) {
+  public SignalPoller(
+      Engine engine, MetadataStore metadata, Scheduler scheduler, Duration interval) {
     this.engine = engine;
     this.metadata = metadata;
     this.scheduler = scheduler;
     this.interval = interval;
   }
 
-  void start() {
+  public void start() {
     running = true;
     scheduler.schedule(interval, this::poll);
   }
 
-  void stop() {
+  public void stop() {
     running = false;
   }
 

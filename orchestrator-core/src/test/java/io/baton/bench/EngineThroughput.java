@@ -2,10 +2,10 @@ package io.baton.bench;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.BatchingEngineIo;
 import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineMetrics;
-import io.baton.engine.OrchestratorNode;
 import io.baton.engine.RunEvent;
 import io.baton.flow.FlowParser;
 import io.baton.journal.GroupCommitter;

@@ -3,6 +3,7 @@ package io.baton.engine;
 import static io.baton.engine.testing.TestFlows.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.testing.PoisonJournal;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;

@@ -26,7 +26,8 @@ class TreeAppendsTest {
     AppendRequest request = appends.submit(41, NOW);
     assertThat(request.token()).isEqualTo(7);
     assertThat(request.entries()).extracting(JournalEntry::seq).containsExactly(42L, 43L);
-    assertThat(request.entries()).allMatch(e -> e.rootRunId().equals(root) && e.timestamp().equals(NOW));
+    assertThat(request.entries())
+        .allMatch(e -> e.rootRunId().equals(root) && e.timestamp().equals(NOW));
     assertThat(appends.state()).isEqualTo(TreeAppends.State.IN_FLIGHT);
     assertThat(appends.buffered()).isEmpty();
     assertThat(appends.inFlight()).hasSize(2);

@@ -1,10 +1,10 @@
 package io.baton.sim;
 
 import com.codahale.metrics.MetricRegistry;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineMetrics;
 import io.baton.engine.FlowRegistry;
-import io.baton.engine.OrchestratorNode;
 import io.baton.engine.testing.TestCapabilities;
 import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Flow;

@@ -1,6 +1,6 @@
 package io.baton.node.http;
 
-import io.baton.engine.OrchestratorNode;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.lease.NodeInfo;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

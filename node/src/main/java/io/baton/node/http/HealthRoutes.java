@@ -1,6 +1,6 @@
 package io.baton.node.http;
 
-import io.baton.engine.OrchestratorNode;
+import io.baton.cluster.OrchestratorNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.baton.node.http;
 
 import com.codahale.metrics.MetricRegistry;
-import io.baton.engine.OrchestratorNode;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.time.NamedThreads;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;

@@ -1,6 +1,6 @@
 package io.baton.node.http;
 
-import io.baton.engine.OrchestratorNode;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.lease.ConnectionState;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.baton.node.http;
 
-import io.baton.engine.OrchestratorNode;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;

@@ -19,9 +19,9 @@ public record NodeSpec(
     RecoveryConfig recovery) {
 
   /** The node this spec describes, on the given stores and lease manager, not started. */
-  public io.baton.engine.OrchestratorNode build(
+  public io.baton.cluster.OrchestratorNode build(
       io.baton.store.Stores stores, io.baton.lease.LeaseManager leases) {
-    return io.baton.engine.OrchestratorNode.builder()
+    return io.baton.cluster.OrchestratorNode.builder()
         .config(engine)
         .recovery(recovery)
         .scheduler(scheduler)

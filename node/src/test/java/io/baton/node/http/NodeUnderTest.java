@@ -1,6 +1,6 @@
 package io.baton.node.http;
 
-import io.baton.engine.OrchestratorNode;
+import io.baton.cluster.OrchestratorNode;
 
 /**
  * A node built by {@link ApiTestBase#createNode}, not yet started, with what to close after it.

@@ -1,6 +1,6 @@
 package io.baton.node.http;
 
-import io.baton.engine.OrchestratorNode;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.lease.etcd.EtcdLeaseConfig;
 import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdTestCluster;

@@ -1,7 +1,7 @@
 package io.baton.node.http;
 
 import com.codahale.metrics.MetricRegistry;
-import io.baton.engine.OrchestratorNode;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.time.SystemScheduler;
 import java.net.URI;
 

@@ -2,8 +2,8 @@ package io.baton.engine.testing;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.CapabilityRegistry;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.EngineConfig;
-import io.baton.engine.OrchestratorNode;
 import io.baton.flow.Flow;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;

@@ -1,7 +1,19 @@
-package io.baton.engine;
+package io.baton.cluster;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.CapabilityRegistry;
+import io.baton.engine.ClaimService;
+import io.baton.engine.Engine;
+import io.baton.engine.EngineConfig;
+import io.baton.engine.EngineIo;
+import io.baton.engine.EngineMetrics;
+import io.baton.engine.FlowReader;
+import io.baton.engine.FlowRegistry;
+import io.baton.engine.Orchestrator;
+import io.baton.engine.SchedulerEngineIo;
+import io.baton.engine.SetAsideRuns;
+import io.baton.engine.SignalPoller;
+import io.baton.engine.StartupRecoveryFailedException;
 import io.baton.journal.ClaimReason;
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
