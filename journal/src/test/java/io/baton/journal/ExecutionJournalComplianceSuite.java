@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -66,10 +67,10 @@ public abstract class ExecutionJournalComplianceSuite {
     JsonNode rich =
         JournalCodec.mapper()
             .valueToTree(
-                java.util.Map.of(
+                Map.of(
                     "text", "Grüße, \"quoted\" \u2603",
                     "list", List.of(1, 2.5, true, "x"),
-                    "nested", java.util.Map.of("big", 12345678901234L, "neg", -7)));
+                    "nested", Map.of("big", 12345678901234L, "neg", -7)));
     Instant due = Instant.parse("2026-03-01T10:20:00.654321Z");
     List<JournalEntry> entries =
         List.of(

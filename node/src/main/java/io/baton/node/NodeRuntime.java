@@ -11,9 +11,11 @@ import io.baton.engine.BatchingEngineIo;
 import io.baton.engine.EngineMetrics;
 import io.baton.engine.StartupRecoveryFailedException;
 import io.baton.flow.FlowParser;
+import io.baton.flow.FlowValidationException;
 import io.baton.journal.GroupCommitter;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeIdInUseException;
+import io.baton.node.config.ConfigException;
 import io.baton.node.config.NodeConfig;
 import io.baton.store.Stores;
 import io.baton.time.SystemScheduler;
@@ -135,8 +137,8 @@ public final class NodeRuntime implements AutoCloseable {
           throw inUse; // waiting would not help: the other process renews its lease
         }
         if (stopping
-            || failure instanceof io.baton.node.config.ConfigException
-            || failure.getCause() instanceof io.baton.flow.FlowValidationException) {
+            || failure instanceof ConfigException
+            || failure.getCause() instanceof FlowValidationException) {
           throw failure;
         }
         log.warn("waiting for {}: {}; retrying in {}", what, rootMessage(failure), wait);
@@ -178,15 +180,14 @@ public final class NodeRuntime implements AutoCloseable {
       return;
     }
     if (!Files.isDirectory(dir)) {
-      throw new io.baton.node.config.ConfigException("flows.dir " + dir + " is not a directory");
+      throw new ConfigException("flows.dir " + dir + " is not a directory");
     }
     for (Path file : flowFiles(dir)) {
       try {
         var flow = node.orchestrator().applyFlow(Files.readString(file), file.toString());
         log.info("applied flow {} ({}) from {}", flow.name(), flow.hash().substring(0, 12), file);
       } catch (IOException e) {
-        throw new io.baton.node.config.ConfigException(
-            "cannot read flow file " + file + ": " + e.getMessage());
+        throw new ConfigException("cannot read flow file " + file + ": " + e.getMessage());
       }
     }
   }
@@ -195,8 +196,7 @@ public final class NodeRuntime implements AutoCloseable {
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(f -> f.toString().matches(".*\\.(ya?ml|json)$")).sorted().toList();
     } catch (IOException e) {
-      throw new io.baton.node.config.ConfigException(
-          "cannot list flows.dir " + dir + ": " + e.getMessage());
+      throw new ConfigException("cannot list flows.dir " + dir + ": " + e.getMessage());
     }
   }
 

@@ -1,6 +1,7 @@
 package io.baton.node;
 
 import io.baton.engine.StartupRecoveryFailedException;
+import io.baton.flow.FlowValidationException;
 import io.baton.lease.NodeIdInUseException;
 import io.baton.node.config.ConfigException;
 import io.baton.node.config.ConfigKeys;
@@ -8,6 +9,8 @@ import io.baton.node.config.ConfigLoader;
 import io.baton.node.config.NodeConfig;
 import io.baton.node.config.Settings;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -58,7 +61,7 @@ final class ServerProcess {
       holder.runtime = NodeRuntime.create(config, Version.current());
       holder.http = HttpServing.start(holder.runtime);
       holder.runtime.start(advertised(config, holder.http.port()));
-    } catch (ConfigException | io.baton.flow.FlowValidationException e) {
+    } catch (ConfigException | FlowValidationException e) {
       err.println("baton: " + e.getMessage());
       holder.close();
       return CONFIG_ERROR;
@@ -99,8 +102,8 @@ final class ServerProcess {
     String host = config.http().host();
     if (host.equals("0.0.0.0") || host.equals("::")) {
       try {
-        host = java.net.InetAddress.getLocalHost().getHostName();
-      } catch (java.net.UnknownHostException e) {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
         host = config.nodeId();
       }
     }

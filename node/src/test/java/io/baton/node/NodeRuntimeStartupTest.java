@@ -18,12 +18,14 @@ import io.baton.store.postgres.testkit.TestDatabase;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.options.GetOption;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -142,8 +144,7 @@ class NodeRuntimeStartupTest {
   }
 
   private static long nodeKeys(EtcdTestCluster etcd, String cluster) throws Exception {
-    try (Client client =
-        Client.builder().endpoints(etcd.endpoints().toArray(java.net.URI[]::new)).build()) {
+    try (Client client = Client.builder().endpoints(etcd.endpoints().toArray(URI[]::new)).build()) {
       ByteSequence prefix = ByteSequence.from("/baton/" + cluster + "/nodes/", UTF_8);
       return client
           .getKVClient()
@@ -171,7 +172,7 @@ class NodeRuntimeStartupTest {
         await().atMost(Duration.ofSeconds(15)).until(started::isDone);
         assertThat(started)
             .failsWithin(Duration.ZERO)
-            .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+            .withThrowableOfType(ExecutionException.class)
             .havingCause()
             .isInstanceOfSatisfying(
                 NodeIdInUseException.class,

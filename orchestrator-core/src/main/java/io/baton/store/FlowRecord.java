@@ -1,6 +1,7 @@
 package io.baton.store;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
@@ -12,6 +13,6 @@ public record FlowRecord(String name, String hash, Instant createdAt) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(hash, "hash");
     Objects.requireNonNull(createdAt, "createdAt");
-    createdAt = createdAt.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    createdAt = createdAt.truncatedTo(ChronoUnit.MICROS);
   }
 }

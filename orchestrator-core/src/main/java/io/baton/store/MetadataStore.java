@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.RunStatus;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,7 +88,7 @@ public interface MetadataStore {
 
   /** Signals waiting for each of these trees, oldest first; trees without any are absent. */
   default Map<UUID, List<Signal>> signalsForTrees(Collection<UUID> rootRunIds) {
-    Map<UUID, List<Signal>> signals = new java.util.LinkedHashMap<>();
+    Map<UUID, List<Signal>> signals = new LinkedHashMap<>();
     for (UUID root : rootRunIds) {
       List<Signal> waiting = signalsFor(root);
       if (!waiting.isEmpty()) {

@@ -3,6 +3,7 @@ package io.baton.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -25,6 +26,6 @@ public record Signal(
     Objects.requireNonNull(runId, "runId");
     Objects.requireNonNull(type, "type");
     payload = payload == null ? NullNode.getInstance() : payload;
-    createdAt = createdAt.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    createdAt = createdAt.truncatedTo(ChronoUnit.MICROS);
   }
 }

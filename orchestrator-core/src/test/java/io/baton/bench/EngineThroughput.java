@@ -9,6 +9,7 @@ import io.baton.engine.EngineMetrics;
 import io.baton.engine.RunEvent;
 import io.baton.flow.FlowParser;
 import io.baton.journal.GroupCommitter;
+import io.baton.journal.JournalCodec;
 import io.baton.journal.RunStatus;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.memory.InMemoryLeaseManager;
@@ -17,6 +18,7 @@ import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.time.SystemScheduler;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -159,7 +161,7 @@ public final class EngineThroughput {
             });
     for (int i = 0; i < runs; i++) {
       inFlight.acquire();
-      var input = io.baton.journal.JournalCodec.mapper().createObjectNode().put("n", i);
+      var input = JournalCodec.mapper().createObjectNode().put("n", i);
       node.orchestrator()
           .submitAsync("bench-3", input, null, null)
           .exceptionally(
@@ -184,7 +186,7 @@ public final class EngineThroughput {
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
     int window = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
-    Stores stores = InMemoryStores.create(java.time.Clock.systemUTC());
+    Stores stores = InMemoryStores.create(Clock.systemUTC());
     System.out.println(
         "in-memory stores and leases: "
             + measure(

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class RetryPolicyTest {
@@ -17,13 +19,13 @@ class RetryPolicyTest {
   }
 
   private static List<Duration> waits(RetryPolicy policy, int attempts, Random random) {
-    return java.util.stream.IntStream.rangeClosed(1, attempts)
+    return IntStream.rangeClosed(1, attempts)
         .mapToObj(attempt -> policy.delayAfter(attempt, random))
         .toList();
   }
 
   private static List<Duration> millis(long... values) {
-    return java.util.Arrays.stream(values).mapToObj(Duration::ofMillis).toList();
+    return Arrays.stream(values).mapToObj(Duration::ofMillis).toList();
   }
 
   @Test

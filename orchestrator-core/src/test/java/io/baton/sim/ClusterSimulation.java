@@ -1,6 +1,7 @@
 package io.baton.sim;
 
 import com.codahale.metrics.MetricRegistry;
+import io.baton.capability.CapabilityRegistry;
 import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineMetrics;
@@ -8,18 +9,23 @@ import io.baton.engine.FlowRegistry;
 import io.baton.engine.testing.TestCapabilities;
 import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Flow;
+import io.baton.flow.RecoveryPolicy;
+import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
 import io.baton.lease.NodeIdInUseException;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.store.RunRecord;
 import io.baton.store.SignalType;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.ManualScheduler;
+import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -119,7 +125,7 @@ final class ClusterSimulation {
   private final Set<String> failFlows = new HashSet<>();
   private final SimOracle oracle;
   private final TestCapabilities capabilities = new TestCapabilities();
-  private final io.baton.capability.CapabilityRegistry registry = capabilities.registry(global);
+  private final CapabilityRegistry registry = capabilities.registry(global);
   private final List<SimNode> nodes = new ArrayList<>();
   private final List<Submission> submissions = new ArrayList<>();
   private final SimPeople people;
@@ -291,7 +297,7 @@ final class ClusterSimulation {
   private void registerFlows() {
     List<Flow> flows = SimWorkload.flows(random);
     flows.stream()
-        .filter(f -> f.definition().recovery() == io.baton.flow.RecoveryPolicy.FAIL)
+        .filter(f -> f.definition().recovery() == RecoveryPolicy.FAIL)
         .forEach(f -> failFlows.add(f.name()));
     FlowRegistry registry =
         new FlowRegistry(TestFlows.READER, base.metadata(), base.blobs(), global.clock());
@@ -429,7 +435,7 @@ final class ClusterSimulation {
   private SimNode busiest() {
     return nodes.stream()
         .filter(n -> !n.down)
-        .max(java.util.Comparator.comparingInt(n -> n.node.engine().activeCount()))
+        .max(Comparator.comparingInt(n -> n.node.engine().activeCount()))
         .orElse(nodes.get(0));
   }
 
@@ -497,7 +503,7 @@ final class ClusterSimulation {
   }
 
   private boolean past(Duration since) {
-    return !global.now().isBefore(io.baton.testkit.SettableClock.EPOCH.plus(since));
+    return !global.now().isBefore(SettableClock.EPOCH.plus(since));
   }
 
   private String stuck() {
@@ -515,7 +521,7 @@ final class ClusterSimulation {
     return String.join("; ", open);
   }
 
-  private String describe(io.baton.store.RunRecord run) {
+  private String describe(RunRecord run) {
     Map<String, CompletableFuture<String>> described = new HashMap<>();
     nodes.stream()
         .filter(n -> !n.down && n.node.engine().owns(run.runId()))
@@ -545,7 +551,7 @@ final class ClusterSimulation {
                 .getLease(run.runId())
                 .map(l -> l.owner() + "@" + l.token())
                 .orElse("none");
-    List<io.baton.journal.JournalEntry> journal = base.journal().readFrom(run.runId(), 1, 10_000);
+    List<JournalEntry> journal = base.journal().readFrom(run.runId(), 1, 10_000);
     String tail =
         journal.subList(Math.max(0, journal.size() - 6), journal.size()).stream()
             .map(e -> e.seq() + "@" + e.timestamp() + " " + e.event())
@@ -599,6 +605,6 @@ final class ClusterSimulation {
         faultCount,
         fenced,
         claims,
-        Duration.between(io.baton.testkit.SettableClock.EPOCH, global.now()));
+        Duration.between(SettableClock.EPOCH, global.now()));
   }
 }

@@ -1,6 +1,7 @@
 package io.baton.sim;
 
 import io.baton.engine.RunStateMachine;
+import io.baton.journal.ClaimReason;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunClaimed;
 import io.baton.journal.RunCompleted;
@@ -87,7 +88,7 @@ final class SimInvariants {
               where + "claim token " + claim.token() + " is older than " + lastClaimToken);
         }
         boolean granted =
-            claim.reason() == io.baton.journal.ClaimReason.SUBMIT
+            claim.reason() == ClaimReason.SUBMIT
                 ? grants.contains(SimLeaseManager.nodeGrant(claim.node(), claim.token()))
                 : grants.contains(SimLeaseManager.grant(root, claim.node(), claim.token()));
         if (!granted) {

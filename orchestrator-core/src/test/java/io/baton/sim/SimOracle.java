@@ -4,6 +4,7 @@ import io.baton.capability.Invocation;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunClaimed;
+import io.baton.journal.RunCreated;
 import io.baton.journal.RunStatus;
 import io.baton.journal.RunStatusChanged;
 import io.baton.journal.replay.Replay;
@@ -177,7 +178,7 @@ final class SimOracle {
   }
 
   private static String flowOf(List<JournalEntry> journal) {
-    return ((io.baton.journal.RunCreated) journal.get(0).event()).flowName();
+    return ((RunCreated) journal.get(0).event()).flowName();
   }
 
   /**

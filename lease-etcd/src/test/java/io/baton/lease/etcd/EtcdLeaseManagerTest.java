@@ -14,6 +14,7 @@ import io.baton.lease.Orphan;
 import io.baton.lease.RunLease;
 import io.baton.lease.Subscription;
 import io.etcd.jetcd.KeyValue;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -209,7 +211,7 @@ class EtcdLeaseManagerTest {
           .until(() -> watcher.runIds().containsAll(runs));
       assertThat(watcher.orphans())
           .extracting(Orphan::previousOwner, Orphan::handoff)
-          .containsOnly(org.assertj.core.groups.Tuple.tuple("node-a", false));
+          .containsOnly(Tuple.tuple("node-a", false));
       assertThat(token(after.acquire(runs.get(0)))).isGreaterThan(oldToken);
     }
   }
@@ -348,8 +350,7 @@ class EtcdLeaseManagerTest {
   void starting_against_an_unreachable_etcd_fails_as_unavailable() {
     EtcdLeaseManager a =
         nodes.create(
-            "node-a",
-            config -> config.endpoints(List.of(java.net.URI.create("http://127.0.0.1:1"))));
+            "node-a", config -> config.endpoints(List.of(URI.create("http://127.0.0.1:1"))));
     assertThatThrownBy(() -> a.start(EtcdNodes.info("node-a")))
         .isInstanceOf(LeaseUnavailableException.class);
   }

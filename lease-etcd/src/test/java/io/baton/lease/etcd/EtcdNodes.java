@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -159,7 +160,7 @@ public final class EtcdNodes implements AutoCloseable {
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
-  static <T> T get(java.util.concurrent.CompletableFuture<T> future) {
+  static <T> T get(CompletableFuture<T> future) {
     try {
       return future.get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -121,7 +122,7 @@ class EtcdOutageTest {
       assertThat(watcher.orphans())
           .filteredOn(o -> runs.contains(o.runId()))
           .extracting(Orphan::previousOwner, Orphan::handoff)
-          .containsOnly(org.assertj.core.groups.Tuple.tuple("node-a", false));
+          .containsOnly(Tuple.tuple("node-a", false));
       AcquireResult again = a.acquire(runs.get(0));
       assertThat(((AcquireResult.Acquired) again).token())
           .isGreaterThan(((AcquireResult.Acquired) acquired.get(runs.get(0))).token());

@@ -1,6 +1,7 @@
 package io.baton.node.embedded;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.store.BlobStore;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryBlobStore;
 import io.baton.store.memory.InMemoryStores;
@@ -22,7 +23,7 @@ public final class FileStores {
   public record Opened(Stores stores, long highestToken) {}
 
   public static Opened open(Path dir, Clock clock) {
-    return open(dir, clock, io.baton.store.BlobStore.DEFAULT_MAX_BLOB_BYTES);
+    return open(dir, clock, BlobStore.DEFAULT_MAX_BLOB_BYTES);
   }
 
   /** Opens the store; blobs larger than {@code maxBlobBytes} are refused. */

@@ -5,6 +5,7 @@ import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.StoreException;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryMetadataStore;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -40,7 +41,7 @@ final class LoggedChanges {
       T result = change.get();
       try {
         log.write(records.apply(result));
-      } catch (StoreException | java.io.UncheckedIOException failure) {
+      } catch (StoreException | UncheckedIOException failure) {
         rebuild();
         throw failure;
       }

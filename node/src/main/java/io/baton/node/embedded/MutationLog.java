@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +85,7 @@ final class MutationLog implements AutoCloseable {
     FileLock lock;
     try {
       lock = lockChannel.tryLock();
-    } catch (java.nio.channels.OverlappingFileLockException heldHere) {
+    } catch (OverlappingFileLockException heldHere) {
       lock = null;
     }
     if (lock == null) {

@@ -11,6 +11,7 @@ import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
 import io.baton.store.postgres.PostgresStores;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +20,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 
 /**
  * The node-level benchmarks on real PostgreSQL and etcd: engine throughput, startup recovery,
@@ -46,9 +49,8 @@ public final class NodeBenchmarks {
     int size = Integer.getInteger("baton.bench.size", 10_000);
     String jfr = System.getProperty("baton.bench.jfr", "");
     if (!jfr.isEmpty()) {
-      jdk.jfr.Recording recording =
-          new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
-      recording.setDestination(java.nio.file.Path.of(jfr));
+      Recording recording = new Recording(Configuration.getConfiguration("profile"));
+      recording.setDestination(Path.of(jfr));
       recording.start();
       Runtime.getRuntime().addShutdownHook(new Thread(recording::close));
     }

@@ -9,6 +9,9 @@ import io.baton.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 
 /** The embedded store passes the same compliance suites as the in-memory and PostgreSQL stores. */
@@ -43,7 +46,7 @@ class FileStoresComplianceTest {
 
   @Nested
   class Blobs extends BlobStoreComplianceSuite {
-    private final java.util.List<Stores> opened = new java.util.ArrayList<>();
+    private final List<Stores> opened = new ArrayList<>();
 
     @Override
     protected BlobStore createBlobStore(int maxBytes) throws Exception {
@@ -53,7 +56,7 @@ class FileStoresComplianceTest {
       return stores.blobs();
     }
 
-    @org.junit.jupiter.api.AfterEach
+    @AfterEach
     void closeStores() throws Exception {
       for (Stores stores : opened) {
         stores.close();

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +65,7 @@ class FileStoresTest {
           .satisfies(s -> assertThat(s.id()).isEqualTo(signalId));
       assertThat(stores.blobs().get(hash).orElseThrow().content())
           .isEqualTo("content".getBytes(StandardCharsets.UTF_8));
-      stores.metadata().deleteSignals(java.util.List.of(signalId));
+      stores.metadata().deleteSignals(List.of(signalId));
     }
     try (Stores stores = open().stores()) {
       assertThat(stores.metadata().signalsFor(root)).isEmpty();

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -92,7 +93,7 @@ public abstract class ApiTestBase {
   /** Builds, starts and serves a node; it is closed after the class. */
   protected TestNode startNode(String nodeId) throws Exception {
     Built built = buildNode(nodeId);
-    built.node().node().start().get(TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    built.node().node().start().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     return serve(built);
   }
 

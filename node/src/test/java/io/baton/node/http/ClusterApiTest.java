@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.store.RunWriter;
+import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -107,7 +108,7 @@ public class ClusterApiTest extends ApiTestBase {
       throws Exception {
     TestNode ghost = startNode(nodeId("ghost"));
     RunWriter unloadable =
-        new RunWriter(node.node().stores().journal(), java.time.Instant.now())
+        new RunWriter(node.node().stores().journal(), Instant.now())
             .running(uniqueName("vanished"), ghost.nodeId(), ghost.node().leases().nodeToken());
     ghost.node().drain().get();
 

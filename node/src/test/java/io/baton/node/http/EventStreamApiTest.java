@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -108,7 +109,7 @@ public class EventStreamApiTest extends ApiTestBase {
     assertProblem(reply, 400, "invalid-request");
   }
 
-  private static java.util.List<EventStreamClient.Event> eventsOf(
+  private static List<EventStreamClient.Event> eventsOf(
       EventStreamClient stream, String name, UUID runId) {
     return stream.events(name).stream()
         .filter(e -> e.data().get("runId").asText().equals(runId.toString()))

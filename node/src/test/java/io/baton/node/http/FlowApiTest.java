@@ -3,6 +3,7 @@ package io.baton.node.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpRequest.BodyPublishers;
 import org.junit.jupiter.api.Test;
 
 /** {@code /api/flows}: apply YAML and JSON, validation errors, listing and reading. */
@@ -27,10 +28,7 @@ public class FlowApiTest extends ApiTestBase {
     assertThat(http.post("/api/flows", json, "application/json").status()).isEqualTo(201);
 
     String plain = TestFlows.quick(uniqueName("plain"));
-    Reply reply =
-        http.send(
-            http.request("/api/flows")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(plain)));
+    Reply reply = http.send(http.request("/api/flows").POST(BodyPublishers.ofString(plain)));
     assertThat(reply.status()).as("%s", reply).isEqualTo(201);
   }
 

@@ -2,8 +2,12 @@ package io.baton.node.http;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.CapabilityRegistry;
+import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.EngineConfig;
+import io.baton.flow.FlowParser;
+import io.baton.lease.LeaseManager;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.store.Stores;
 import io.baton.time.SystemScheduler;
 
 /**
@@ -19,16 +23,15 @@ public record NodeSpec(
     RecoveryConfig recovery) {
 
   /** The node this spec describes, on the given stores and lease manager, not started. */
-  public io.baton.cluster.OrchestratorNode build(
-      io.baton.store.Stores stores, io.baton.lease.LeaseManager leases) {
-    return io.baton.cluster.OrchestratorNode.builder()
+  public OrchestratorNode build(Stores stores, LeaseManager leases) {
+    return OrchestratorNode.builder()
         .config(engine)
         .recovery(recovery)
         .scheduler(scheduler)
         .stores(stores)
         .leases(leases)
         .capabilities(capabilities)
-        .flowReader(new io.baton.flow.FlowParser(capabilities)::parse)
+        .flowReader(new FlowParser(capabilities)::parse)
         .metrics(metrics)
         .address("127.0.0.1:0")
         .version("test")

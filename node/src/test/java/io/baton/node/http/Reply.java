@@ -1,5 +1,6 @@
 package io.baton.node.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.UncheckedIOException;
 import java.net.http.HttpHeaders;
@@ -9,7 +10,7 @@ public record Reply(int status, HttpHeaders headers, String body) {
   public JsonNode json() {
     try {
       return Json.MAPPER.readTree(body);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new UncheckedIOException("not JSON (status " + status + "): " + body, e);
     }
   }

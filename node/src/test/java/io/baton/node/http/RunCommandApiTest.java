@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -170,7 +171,7 @@ public class RunCommandApiTest extends ApiTestBase {
   }
 
   private void awaitHolding(UUID runId) {
-    org.awaitility.Awaitility.await()
+    Awaitility.await()
         .atMost(TIMEOUT)
         .until(() -> steps.holding(runId) && status(runId).equals("RUNNING"));
   }

@@ -12,6 +12,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.flow.FlowParser;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.GroupCommitter;
+import io.baton.journal.JournalCodec;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunClaimed;
 import io.baton.journal.RunStatus;
@@ -135,7 +136,7 @@ class RecoveryOnRealServicesTest {
   private List<UUID> submit(OrchestratorNode node, int count) {
     List<UUID> runs = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      var input = io.baton.journal.JournalCodec.mapper().createObjectNode().put("n", i);
+      var input = JournalCodec.mapper().createObjectNode().put("n", i);
       runs.add(node.orchestrator().submit("held", input, null).run().runId());
     }
     return runs;

@@ -6,6 +6,8 @@ import static io.baton.node.process.ProcessTestSupport.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.journal.JournalCodec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,10 +45,10 @@ class DevModeProcessIT {
           .isTrue();
       signal(dev, "TERM");
       assertThat(dev.awaitExit(Duration.ofSeconds(20))).isZero();
-      List<com.fasterxml.jackson.databind.JsonNode> logLines = new ArrayList<>();
+      List<JsonNode> logLines = new ArrayList<>();
       for (String line : dev.output().split("\n")) {
         if (line.startsWith("{")) {
-          logLines.add(io.baton.journal.JournalCodec.mapper().readTree(line));
+          logLines.add(JournalCodec.mapper().readTree(line));
         }
       }
       assertThat(logLines).as("log lines are JSON objects").hasSizeGreaterThan(5);

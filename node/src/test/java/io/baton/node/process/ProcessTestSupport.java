@@ -5,6 +5,7 @@ import io.baton.journal.JournalCodec;
 import io.baton.lease.etcd.EtcdTestCluster;
 import io.baton.store.postgres.testkit.TestDatabase;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +25,7 @@ final class ProcessTestSupport {
   private ProcessTestSupport() {}
 
   static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
   }

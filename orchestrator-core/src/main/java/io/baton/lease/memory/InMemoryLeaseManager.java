@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -32,7 +33,7 @@ public final class InMemoryLeaseManager implements LeaseManager {
   private final LeaseKeeper keeper;
   private volatile NodeInfo info;
   private volatile long leaseId = -1;
-  private final List<Subscription> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Subscription> watches = new CopyOnWriteArrayList<>();
 
   public InMemoryLeaseManager(
       String nodeId, Duration leaseTtl, InMemoryLeaseService service, Scheduler scheduler) {

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -282,12 +283,12 @@ public final class InMemoryLeaseService {
   }
 
   /** The node token (grant revision) of the node's live lease, if it has one. */
-  public synchronized java.util.OptionalLong liveNodeToken(String nodeId) {
+  public synchronized OptionalLong liveNodeToken(String nodeId) {
     expireDue();
     Long leaseId = nodeLeases.get(nodeId);
     return leaseId == null
-        ? java.util.OptionalLong.empty()
-        : java.util.OptionalLong.of(leases.get(leaseId).grantRevision);
+        ? OptionalLong.empty()
+        : OptionalLong.of(leases.get(leaseId).grantRevision);
   }
 
   /** The latest revision; every change raises it. */

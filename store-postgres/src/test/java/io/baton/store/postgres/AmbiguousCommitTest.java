@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,7 +137,7 @@ class AmbiguousCommitTest {
           } else {
             proxy.cutBeforeCommits(1);
           }
-          org.awaitility.Awaitility.await()
+          Awaitility.await()
               .atMost(Duration.ofSeconds(60))
               .until(() -> stream.acknowledged() >= before + 20);
         }

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -239,7 +240,7 @@ class BatchAppendTest {
       assertThat(journal.readFrom(root.root(), 3, 100))
           .extracting(e -> ((StepCompleted) e.event()).step())
           .containsExactlyElementsOf(
-              java.util.stream.LongStream.rangeClosed(3, 22).mapToObj(s -> "step-" + s).toList());
+              LongStream.rangeClosed(3, 22).mapToObj(s -> "step-" + s).toList());
     }
   }
 

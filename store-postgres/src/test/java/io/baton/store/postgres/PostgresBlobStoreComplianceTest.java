@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.baton.store.BlobStore;
 import io.baton.store.BlobStoreComplianceSuite;
+import io.baton.store.Hashing;
 import io.baton.store.Stores;
 import io.baton.store.postgres.testkit.PostgresFixture;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ class PostgresBlobStoreComplianceTest extends BlobStoreComplianceSuite {
         ResultSet rows =
             statement.executeQuery(
                 "SELECT count(*), min(size) FROM blobs WHERE hash = '"
-                    + io.baton.store.Hashing.sha256(content)
+                    + Hashing.sha256(content)
                     + "'")) {
       rows.next();
       assertThat(rows.getLong(1)).isEqualTo(1);

@@ -2,6 +2,7 @@ package io.baton.lease.etcd.bench;
 
 import io.baton.lease.AcquireResult;
 import io.baton.lease.Subscription;
+import io.baton.lease.etcd.EtcdLeaseConfig;
 import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdNodes;
 import io.baton.lease.etcd.EtcdTestCluster;
@@ -233,7 +234,7 @@ public final class LeaseBenchmark {
   }
 
   private static int etcdBatchSize() {
-    return io.baton.lease.etcd.EtcdLeaseConfig.DEFAULT_MAX_TXN_OPS - 2;
+    return EtcdLeaseConfig.DEFAULT_MAX_TXN_OPS - 2;
   }
 
   private static Figures figures(String scenario, int runs, int calls, long[] nanos, long total) {

@@ -6,6 +6,7 @@ import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
 import io.baton.store.RunProjection;
 import io.baton.store.RunRecord;
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -110,7 +111,7 @@ final class RunRow {
     changed = true;
   }
 
-  void wakeNoLaterThan(java.time.Instant signalledAt) {
+  void wakeNoLaterThan(Instant signalledAt) {
     if (record.wakeAt() == null || signalledAt.isBefore(record.wakeAt())) {
       record = record.withWakeAt(signalledAt);
     }

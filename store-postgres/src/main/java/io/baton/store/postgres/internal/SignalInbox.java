@@ -9,8 +9,11 @@ import io.baton.store.StoreException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -101,8 +104,8 @@ public final class SignalInbox {
   }
 
   /** Signals waiting for each of the trees, oldest first; trees without any are absent. */
-  public java.util.Map<UUID, List<Signal>> forTrees(Collection<UUID> rootRunIds) {
-    java.util.Map<UUID, List<Signal>> signals = new java.util.LinkedHashMap<>();
+  public Map<UUID, List<Signal>> forTrees(Collection<UUID> rootRunIds) {
+    Map<UUID, List<Signal>> signals = new LinkedHashMap<>();
     if (rootRunIds.isEmpty()) {
       return signals;
     }
@@ -120,9 +123,7 @@ public final class SignalInbox {
                     .list())
         .forEach(
             signal ->
-                signals
-                    .computeIfAbsent(signal.rootRunId(), r -> new java.util.ArrayList<>())
-                    .add(signal));
+                signals.computeIfAbsent(signal.rootRunId(), r -> new ArrayList<>()).add(signal));
     return signals;
   }
 

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -138,7 +139,7 @@ final class AppendLoad {
     List<Thread> threads = new ArrayList<>();
     List<long[]> latencies = new ArrayList<>();
     AtomicLong appends = new AtomicLong();
-    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
     for (Writer writer : writers) {
       long[] samples = new long[1 << 16];
       latencies.add(samples);

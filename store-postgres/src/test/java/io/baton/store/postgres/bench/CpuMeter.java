@@ -1,5 +1,6 @@
 package io.baton.store.postgres.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ final class CpuMeter {
   }
 
   static double jvmSeconds() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
             .getProcessCpuTime()
         / 1e9;
   }

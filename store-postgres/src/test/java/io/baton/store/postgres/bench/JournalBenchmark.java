@@ -1,5 +1,6 @@
 package io.baton.store.postgres.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.baton.store.Stores;
 import io.baton.store.postgres.PostgresStoreConfig;
 import io.baton.store.postgres.PostgresStores;
@@ -7,6 +8,7 @@ import io.baton.store.postgres.testkit.PostgresServer;
 import io.baton.store.postgres.testkit.PrivatePostgresCluster;
 import io.baton.store.postgres.testkit.TestDatabase;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -301,9 +303,7 @@ public final class JournalBenchmark {
             .map(l -> l.substring(l.indexOf(':') + 1).trim())
             .orElse("unknown CPU");
     long memory =
-        ((com.sun.management.OperatingSystemMXBean)
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-            .getTotalMemorySize();
+        ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
     return String.format(
         Locale.ROOT,
         "%d cores (%s), %d GiB, Java %s",

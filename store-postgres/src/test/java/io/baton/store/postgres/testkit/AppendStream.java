@@ -7,6 +7,7 @@ import io.baton.journal.GroupCommitter;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.JournalFixtures;
+import io.baton.store.StoreUnavailableException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -148,7 +149,7 @@ public final class AppendStream implements AutoCloseable {
         try {
           sender.send(request);
           return;
-        } catch (io.baton.store.StoreUnavailableException | CompletionException e) {
+        } catch (StoreUnavailableException | CompletionException e) {
           failedAttempts.incrementAndGet();
           log.info("append to {} failed, resubmitting: {}", request.rootRunId(), e.toString());
         }

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.TimeZone;
 import java.util.UUID;
 
 /**
@@ -77,7 +78,7 @@ public final class TestDatabase implements AutoCloseable {
 
   /** The time zone of sessions on this database: the JVM's default zone. */
   public static String sessionTimeZone() {
-    return java.util.TimeZone.getDefault().getID();
+    return TimeZone.getDefault().getID();
   }
 
   /**
