@@ -24,6 +24,7 @@ import io.baton.recovery.StartupRecovery;
 import io.baton.store.Stores;
 import io.baton.time.Scheduler;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -69,9 +70,9 @@ public final class OrchestratorNode implements AutoCloseable {
   private final OrphanClaimer claimer;
   private final StartupRecovery startup;
   private final SignalPoller poller;
-  private final java.util.function.Supplier<String> address;
+  private final Supplier<String> address;
   private final String version;
-  private final java.time.Instant createdAt;
+  private final Instant createdAt;
   private volatile NodeInfo info;
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
   private volatile ConnectionState lastLeaseState = ConnectionState.CONNECTED;
@@ -359,7 +360,7 @@ public final class OrchestratorNode implements AutoCloseable {
     private RandomGenerator random = RandomGenerator.getDefault();
     private Supplier<UUID> ids = UUID::randomUUID;
     private Function<OrchestratorNode, EngineIo> io;
-    private java.util.function.Supplier<String> address = () -> "";
+    private Supplier<String> address = () -> "";
     private String version = "";
 
     public Builder config(EngineConfig config) {
@@ -424,7 +425,7 @@ public final class OrchestratorNode implements AutoCloseable {
     }
 
     /** Where the node's API answers, asked when the node starts (after the API has bound). */
-    public Builder address(java.util.function.Supplier<String> address) {
+    public Builder address(Supplier<String> address) {
       this.address = address;
       return this;
     }

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The production {@link EngineIo}: appends go through a {@link GroupCommitter}, lease acquisitions
@@ -71,7 +72,7 @@ public final class BatchingEngineIo implements EngineIo {
                 results.entrySet().stream()
                     .filter(e -> !e.getValue())
                     .map(Map.Entry::getKey)
-                    .collect(java.util.stream.Collectors.toSet()));
+                    .collect(Collectors.toSet()));
   }
 
   @Override

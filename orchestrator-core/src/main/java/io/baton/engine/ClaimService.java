@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,7 +137,7 @@ public final class ClaimService {
                 engine
                     .metrics()
                     .leaseAcquire()
-                    .update(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS))
+                    .update(System.nanoTime() - started, TimeUnit.NANOSECONDS))
         .handle(
             (results, failure) ->
                 afterAcquire(
@@ -166,7 +167,7 @@ public final class ClaimService {
       Claim claim,
       Map<UUID, ClaimOutcome> outcomes) {
     List<CompletableFuture<Void>> each = new ArrayList<>();
-    Map<UUID, Long> tokens = new java.util.LinkedHashMap<>();
+    Map<UUID, Long> tokens = new LinkedHashMap<>();
     for (UUID root : reserved) {
       CompletableFuture<ClaimOutcome> outcome = null;
       if (failure != null) {

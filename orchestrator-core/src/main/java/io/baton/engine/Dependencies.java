@@ -6,6 +6,7 @@ import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepStatus;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Function;
 
 /** What a run's failed steps block. */
 final class Dependencies {
@@ -18,8 +19,7 @@ final class Dependencies {
   }
 
   /** Like {@link #blockedByFailure(RunState, Flow)}, on any view of the steps' statuses. */
-  static Set<String> blockedByFailure(
-      Flow flow, java.util.function.Function<String, StepStatus> status) {
+  static Set<String> blockedByFailure(Flow flow, Function<String, StepStatus> status) {
     Set<String> failed = new HashSet<>();
     for (StepDefinition step : flow.steps()) {
       if (status.apply(step.name()) == StepStatus.FAILED) {

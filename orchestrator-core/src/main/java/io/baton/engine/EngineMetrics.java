@@ -6,6 +6,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.GroupCommitter;
+import io.baton.journal.RunStatus;
 import java.util.concurrent.TimeUnit;
 
 /** The engine's metric names, in one place, on a Dropwizard registry. Thread-safe. */
@@ -42,7 +43,7 @@ public final class EngineMetrics {
     registry.counter(MetricRegistry.name(RUNS_STARTED, flow)).inc();
   }
 
-  void runFinished(String flow, io.baton.journal.RunStatus status) {
+  void runFinished(String flow, RunStatus status) {
     String name =
         switch (status) {
           case SUCCEEDED -> RUNS_COMPLETED;

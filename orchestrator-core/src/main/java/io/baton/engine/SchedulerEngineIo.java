@@ -6,6 +6,7 @@ import io.baton.journal.ExecutionJournal;
 import io.baton.lease.AcquireResult;
 import io.baton.lease.LeaseManager;
 import io.baton.time.Scheduler;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,8 +51,8 @@ public class SchedulerEngineIo implements EngineIo {
   }
 
   /** How long a call takes before it runs; none by default (the simulation adds latency). */
-  protected java.time.Duration latency(String what) {
-    return java.time.Duration.ZERO;
+  protected Duration latency(String what) {
+    return Duration.ZERO;
   }
 
   @Override

@@ -9,10 +9,14 @@ import io.baton.flow.Flow;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
+import io.baton.recovery.RecoveryConfig;
+import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -122,15 +126,14 @@ class EngineRunTest {
     assertThat(first.created()).isTrue();
     assertThat(second.created()).isFalse();
     assertThat(second.run().runId()).isEqualTo(first.run().runId());
-    assertThat(orchestrator.list(io.baton.store.RunQuery.all().withFlow("once"))).hasSize(1);
+    assertThat(orchestrator.list(RunQuery.all().withFlow("once"))).hasSize(1);
   }
 
   @Test
   void a_submission_beyond_capacity_waits_as_pending_and_starts_when_room_frees_up() {
     cluster
         .engineConfig(c -> c.withMaxConcurrentRuns(1))
-        .recovery(
-            io.baton.recovery.RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)));
+        .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)));
     Flow flow = TestFlows.named("cap").step("a", "gate", "{}").build();
     cluster.start("node-a");
     cluster.apply(flow);
@@ -168,9 +171,9 @@ class EngineRunTest {
     assertThat(cluster.node("node-a").orchestrator().get(run.runId()).steps())
         .extracting(StepView::name, StepView::status)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("bad", "FAILED"),
-            org.assertj.core.groups.Tuple.tuple("after-bad", "PENDING"),
-            org.assertj.core.groups.Tuple.tuple("independent", "SUCCEEDED"));
+            Tuple.tuple("bad", "FAILED"),
+            Tuple.tuple("after-bad", "PENDING"),
+            Tuple.tuple("independent", "SUCCEEDED"));
   }
 
   @Test
@@ -180,7 +183,6 @@ class EngineRunTest {
     var future = orchestrator.submitAsync("missing", json("{}"), null, null);
     cluster.runUntil(future::isDone);
     assertThat(future).isCompletedExceptionally();
-    org.assertj.core.api.Assertions.assertThatThrownBy(future::join)
-        .hasCauseInstanceOf(FlowNotFoundException.class);
+    Assertions.assertThatThrownBy(future::join).hasCauseInstanceOf(FlowNotFoundException.class);
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.baton.engine.testing.AmbiguousJournal;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
+import io.baton.flow.Backoff;
 import io.baton.flow.Flow;
 import io.baton.flow.RecoveryPolicy;
 import io.baton.journal.ClaimReason;
@@ -21,6 +22,7 @@ import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -72,8 +74,8 @@ class RecoveryPolicyTest {
     assertThat(cluster.node("node-b").orchestrator().get(runId).ownership())
         .extracting(ClaimRecord::node, ClaimRecord::reason, ClaimRecord::previousNode)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("node-a", ClaimReason.SUBMIT, null),
-            org.assertj.core.groups.Tuple.tuple("node-b", ClaimReason.ORPHAN, "node-a"));
+            Tuple.tuple("node-a", ClaimReason.SUBMIT, null),
+            Tuple.tuple("node-b", ClaimReason.ORPHAN, "node-a"));
   }
 
   @Test
@@ -117,7 +119,7 @@ class RecoveryPolicyTest {
     return TestFlows.named("careful-retry")
         .recovery(RecoveryPolicy.FAIL)
         .step("first", "flaky", "{\"succeedOn\": 2}")
-        .retry(3, Duration.ofSeconds(1), io.baton.flow.Backoff.FIXED, null, false, List.of())
+        .retry(3, Duration.ofSeconds(1), Backoff.FIXED, null, false, List.of())
         .step("second", "echo", "{}")
         .build();
   }
@@ -149,8 +151,7 @@ class RecoveryPolicyTest {
     assertThat(cluster.node("node-b").orchestrator().get(runId).ownership())
         .extracting(ClaimRecord::node, ClaimRecord::reason)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("node-a", ClaimReason.SUBMIT),
-            org.assertj.core.groups.Tuple.tuple("node-b", ClaimReason.HANDOFF));
+            Tuple.tuple("node-a", ClaimReason.SUBMIT), Tuple.tuple("node-b", ClaimReason.HANDOFF));
   }
 
   @Test
@@ -216,7 +217,7 @@ class RecoveryPolicyTest {
         TestFlows.named("perishable-retry")
             .maxResumeAge(Duration.ofMillis(200))
             .step("first", "flaky", "{\"succeedOn\": 2}")
-            .retry(3, Duration.ofSeconds(1), io.baton.flow.Backoff.FIXED, null, false, List.of())
+            .retry(3, Duration.ofSeconds(1), Backoff.FIXED, null, false, List.of())
             .build();
     cluster.apply(flow);
     Orchestrator a = cluster.node("node-a").orchestrator();

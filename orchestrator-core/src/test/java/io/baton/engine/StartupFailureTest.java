@@ -18,6 +18,7 @@ import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +70,7 @@ class StartupFailureTest {
     cluster.runUntil(restart::isDone, Duration.ofMinutes(1));
     assertThat(restart)
         .failsWithin(Duration.ZERO)
-        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .withThrowableOfType(ExecutionException.class)
         .havingCause()
         .isInstanceOf(StartupRecoveryFailedException.class)
         .withMessageContaining("node-a could not recover its runs at startup");

@@ -4,6 +4,7 @@ import static io.baton.engine.testing.TestFlows.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.baton.engine.testing.TestCapabilities.Call;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Flow;
@@ -328,7 +329,7 @@ class WaitsAndSignalsTest {
   }
 
   private interface TestCapabilitiesCall {
-    static int attempt(io.baton.engine.testing.TestCapabilities.Call call) {
+    static int attempt(Call call) {
       return call.attempt();
     }
   }

@@ -9,6 +9,8 @@ import io.baton.capability.StepOutcome;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.WaitReason;
 import io.baton.time.Durations;
+import io.baton.time.Scheduler;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -47,7 +49,7 @@ public final class TestCapabilities {
    * The capabilities; with a scheduler also {@code det-slow}: {@code det} that takes {@code
    * params.millis} of the scheduler's time (and stops when cancelled).
    */
-  public CapabilityRegistry registry(io.baton.time.Scheduler scheduler) {
+  public CapabilityRegistry registry(Scheduler scheduler) {
     CapabilityRegistry.Builder builder = CapabilityRegistry.builder();
     if (scheduler != null) {
       builder.register(new SlowDeterministic(scheduler));
@@ -156,9 +158,9 @@ public final class TestCapabilities {
   }
 
   private final class SlowDeterministic implements Capability {
-    private final io.baton.time.Scheduler scheduler;
+    private final Scheduler scheduler;
 
-    SlowDeterministic(io.baton.time.Scheduler scheduler) {
+    SlowDeterministic(Scheduler scheduler) {
       this.scheduler = scheduler;
     }
 
@@ -175,7 +177,7 @@ public final class TestCapabilities {
           .cancellation()
           .onCancel(() -> outcome.complete(StepOutcome.failed("cancelled", "cancelled", false)));
       scheduler.schedule(
-          java.time.Duration.ofMillis(invocation.params().path("millis").asLong(0)),
+          Duration.ofMillis(invocation.params().path("millis").asLong(0)),
           () -> outcome.complete(deterministic(invocation)));
       return outcome;
     }

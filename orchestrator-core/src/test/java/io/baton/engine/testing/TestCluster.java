@@ -4,7 +4,9 @@ import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.EngineConfig;
+import io.baton.engine.FlowRegistry;
 import io.baton.flow.Flow;
+import io.baton.lease.LeaseManager;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
 import io.baton.recovery.RecoveryConfig;
@@ -16,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
@@ -35,9 +39,7 @@ public final class TestCluster implements AutoCloseable {
   private final Random ids = new Random(42);
   private UnaryOperator<EngineConfig> engineConfig = c -> c;
   private RecoveryConfig recovery = RecoveryConfig.defaults();
-  private java.util.function.BiFunction<
-          String, io.baton.lease.LeaseManager, io.baton.lease.LeaseManager>
-      leaseWrapper = (nodeId, leases) -> leases;
+  private BiFunction<String, LeaseManager, LeaseManager> leaseWrapper = (nodeId, leases) -> leases;
 
   public TestCluster() {
     this(null);
@@ -59,10 +61,7 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /** Wraps each node's lease manager (to hold back its watch events, say). */
-  public TestCluster leases(
-      java.util.function.BiFunction<
-              String, io.baton.lease.LeaseManager, io.baton.lease.LeaseManager>
-          wrapper) {
+  public TestCluster leases(BiFunction<String, LeaseManager, LeaseManager> wrapper) {
     this.leaseWrapper = wrapper;
     return this;
   }
@@ -81,7 +80,7 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /** Builds a node and starts it; the future completes when it is ready, or fails. */
-  public java.util.concurrent.CompletableFuture<Void> startAsync(String nodeId) {
+  public CompletableFuture<Void> startAsync(String nodeId) {
     OrchestratorNode node =
         OrchestratorNode.builder()
             .config(engineConfig.apply(EngineConfig.defaults(nodeId)))
@@ -109,8 +108,7 @@ public final class TestCluster implements AutoCloseable {
   public Flow apply(Flow flow) {
     OrchestratorNode any = nodes.values().iterator().next();
     any.orchestrator();
-    return new io.baton.engine.FlowRegistry(
-            TestFlows.READER, stores.metadata(), stores.blobs(), scheduler.clock())
+    return new FlowRegistry(TestFlows.READER, stores.metadata(), stores.blobs(), scheduler.clock())
         .register(flow);
   }
 
@@ -129,7 +127,7 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /** Waits on simulated time for a future of the engine. */
-  public <T> T await(java.util.concurrent.CompletableFuture<T> future) {
+  public <T> T await(CompletableFuture<T> future) {
     runUntil(future::isDone);
     return future.join();
   }

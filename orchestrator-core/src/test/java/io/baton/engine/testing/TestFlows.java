@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.baton.engine.FlowReader;
 import io.baton.flow.Backoff;
@@ -143,10 +144,7 @@ public final class TestFlows {
 
   /** The run's output template: JSON, or a plain template string. */
   public TestFlows output(String template) {
-    this.output =
-        template.startsWith("{{")
-            ? com.fasterxml.jackson.databind.node.TextNode.valueOf(template)
-            : json(template);
+    this.output = template.startsWith("{{") ? TextNode.valueOf(template) : json(template);
     return this;
   }
 
