@@ -8,7 +8,8 @@ import java.util.UUID;
 /**
  * One line of a run tree's journal. {@code seq} is gapless and totally ordered per root run: a run
  * and all its subflows share one sequence. Timestamps are kept to the microsecond so that every
- * store (PostgreSQL's {@code timestamptz} included) returns exactly what was appended.
+ * store (PostgreSQL's {@code timestamp with time zone} columns included) returns exactly what was
+ * appended.
  */
 public record JournalEntry(
     UUID runId, UUID rootRunId, long seq, Instant timestamp, JournalEvent event) {

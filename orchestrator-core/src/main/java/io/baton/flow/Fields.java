@@ -172,6 +172,8 @@ final class Fields {
   }
 
   /** Reports that {@code value} has the wrong type; returns null for the caller to return. */
+  // Typed for the caller's return statement; it never returns anything but null.
+  @SuppressWarnings("TypeParameterUnusedInFormals")
   <T> T wrongType(String field, String key, String expected, JsonNode value) {
     report.atValue(field, key + " must be " + expected + ", not " + describe(value));
     return null;

@@ -111,7 +111,7 @@ public record RetryPolicy(
     try {
       return Duration.ofNanos((long) (wait.toNanos() * factor));
     } catch (ArithmeticException tooLongForNanos) {
-      return Duration.ofSeconds((long) (wait.getSeconds() * factor));
+      return Duration.ofSeconds((long) (wait.toSeconds() * factor));
     }
   }
 }

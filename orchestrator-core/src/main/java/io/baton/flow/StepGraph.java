@@ -20,6 +20,12 @@ final class StepGraph {
 
   private StepGraph() {}
 
+  /** Whether this very step is the one indexed under its name (a duplicate is not). */
+  @SuppressWarnings("ReferenceEquality") // two equal drafts are still two steps
+  private boolean indexes(StepDraft step) {
+    return byName.get(step.name()) == step;
+  }
+
   static StepGraph resolve(List<StepDraft> steps, Report report) {
     StepGraph graph = new StepGraph();
     graph.index(steps, report);
@@ -27,7 +33,7 @@ final class StepGraph {
     for (StepDraft step : steps) {
       // Needs of a step that cannot be in the graph (no name, or a duplicate) are still checked.
       List<String> resolved = graph.resolveNeeds(step, previous, report);
-      if (step.name() != null && graph.byName.get(step.name()) == step) {
+      if (step.name() != null && graph.indexes(step)) {
         graph.needs.put(step.name(), resolved);
       }
       previous = step;

@@ -151,23 +151,23 @@ public final class Templates {
   }
 
   private static JsonNode rootValue(TemplatePath path, TemplateContext context) {
-    switch (path.root()) {
-      case "input":
-        return context.input();
-      case "event":
-        return context.event();
-      case "steps":
-        String step = path.stepName();
-        JsonNode output = step == null ? null : context.stepOutputs().get(step);
-        if (output == null) {
-          return MissingNode.getInstance();
-        }
-        ObjectNode view = JsonNodeFactory.instance.objectNode();
-        view.set("output", output);
-        return view;
-      default:
-        return MissingNode.getInstance();
+    return switch (path.root()) {
+      case "input" -> context.input();
+      case "event" -> context.event();
+      case "steps" -> stepsValue(path, context);
+      default -> MissingNode.getInstance();
+    };
+  }
+
+  private static JsonNode stepsValue(TemplatePath path, TemplateContext context) {
+    String step = path.stepName();
+    JsonNode output = step == null ? null : context.stepOutputs().get(step);
+    if (output == null) {
+      return MissingNode.getInstance();
     }
+    ObjectNode view = JsonNodeFactory.instance.objectNode();
+    view.set("output", output);
+    return view;
   }
 
   private static JsonNode runValue(TemplatePath path, TemplateContext context) {

@@ -134,7 +134,7 @@ final class TreeBuilder {
 
   private void checkNoFurtherDocument(JsonParser parser) throws IOException {
     JsonToken next = parser.nextToken();
-    if (next == null || isEmptyDocument(parser) && parser.nextToken() == null) {
+    if (next == null || (isEmptyDocument(parser) && parser.nextToken() == null)) {
       return;
     }
     Position at = SyntaxErrors.at(parser.currentTokenLocation());
@@ -149,6 +149,6 @@ final class TreeBuilder {
   private static boolean isEmptyDocument(JsonParser parser) throws IOException {
     JsonToken token = parser.currentToken();
     return token == JsonToken.VALUE_NULL
-        || token == JsonToken.VALUE_STRING && parser.getText().isEmpty();
+        || (token == JsonToken.VALUE_STRING && parser.getText().isEmpty());
   }
 }

@@ -19,9 +19,9 @@ import java.util.function.Consumer;
  * the run held; the journal refuses appends under an older token. Implementations are thread-safe
  * and pass {@code LeaseManagerComplianceSuite}.
  *
- * <p>Lifecycle: {@link #start()} grants the lease and announces the node; {@link #releaseAll()}
- * revokes it (graceful shutdown: every run is handed off at once); {@link #close()} stops renewing
- * without revoking, so the lease expires after its TTL as if the node had died.
+ * <p>Lifecycle: {@link #start(NodeInfo)} grants the lease and announces the node; {@link
+ * #releaseAll()} revokes it (graceful shutdown: every run is handed off at once); {@link #close()}
+ * stops renewing without revoking, so the lease expires after its TTL as if the node had died.
  */
 public interface LeaseManager extends AutoCloseable {
   /** The default time a node's lease outlives its last renewal. */

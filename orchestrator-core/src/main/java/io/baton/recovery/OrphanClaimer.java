@@ -1,5 +1,6 @@
 package io.baton.recovery;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.baton.engine.ClaimService;
 import io.baton.engine.Engine;
 import io.baton.engine.EngineIo;
@@ -198,7 +199,11 @@ public final class OrphanClaimer implements OrphanListener {
     }
   }
 
-  /** One safety-net pass; returns when its claims are done. */
+  /**
+   * One safety-net pass; returns when its claims are done. The pass logs its own failure, so a
+   * caller that does not wait for it may drop the future.
+   */
+  @CanIgnoreReturnValue
   public CompletableFuture<Void> pass() {
     if (!running || passInProgress) {
       return CompletableFuture.completedFuture(null);

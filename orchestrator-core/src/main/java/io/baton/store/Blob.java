@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /** Stored bytes with their type ({@code flow}, {@code output}) and address. */
+// The array is copied in and out, equals compares its content and hashCode the hash (its address).
+@SuppressWarnings("ArrayRecordComponent")
 public record Blob(String hash, String type, byte[] content) {
   public Blob {
     Objects.requireNonNull(hash, "hash");

@@ -7,6 +7,8 @@ import java.util.Objects;
  * The three stores a node writes to. They come as one because the journal maintains the metadata
  * store's run rows in the transaction of each append: they must be backed by the same database.
  */
+// close() throws what the resources throw, an interrupt while a pool drains included.
+@SuppressWarnings("try")
 public record Stores(
     ExecutionJournal journal, MetadataStore metadata, BlobStore blobs, AutoCloseable resources)
     implements AutoCloseable {

@@ -176,7 +176,7 @@ public final class EtcdLeaseConfig {
     public Builder endpoints(String commaSeparated) {
       require(commaSeparated != null, "etcd.endpoints", "must not be empty");
       List<URI> parsed = new ArrayList<>();
-      for (String part : commaSeparated.split(",")) {
+      for (String part : commaSeparated.split(",", -1)) {
         if (!part.isBlank()) {
           try {
             parsed.add(URI.create(part.trim()));

@@ -1,6 +1,7 @@
 package io.baton.node.config;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One configuration key: its dotted camelCase name (as in the YAML file), type, default and
@@ -18,11 +19,13 @@ public record ConfigKey(
    * BATON_STORE_MAX_POOL_SIZE}.
    */
   public String envName() {
-    return "BATON_" + name.replace('.', '_').replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase();
+    return "BATON_"
+        + name.replace('.', '_').replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
   }
 
   /** {@code lease.ttl} → {@code --lease-ttl}. */
   public String flagName() {
-    return "--" + name.replace('.', '-').replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
+    return "--"
+        + name.replace('.', '-').replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
   }
 }

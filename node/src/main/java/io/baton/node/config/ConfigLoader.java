@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -23,6 +23,8 @@ public final class ConfigLoader {
   private ConfigLoader() {}
 
   /**
+   * Reads every layer and returns the settings, each with where its value came from.
+   *
    * @param file the YAML file, or null
    * @param env the environment (only {@code BATON_*} names of known keys are read)
    * @param flags values given as flags, by key name
@@ -76,7 +78,7 @@ public final class ConfigLoader {
     ConfigKey best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (ConfigKey key : ConfigKeys.all()) {
-      int distance = distance(name.toLowerCase(), key.name().toLowerCase());
+      int distance = distance(name.toLowerCase(Locale.ROOT), key.name().toLowerCase(Locale.ROOT));
       if (distance < bestDistance) {
         best = key;
         bestDistance = distance;
@@ -126,8 +128,7 @@ public final class ConfigLoader {
   }
 
   private static void flatten(String prefix, JsonNode node, Map<String, String> flat, Path file) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
       String name = prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey();
       JsonNode value = field.getValue();
       if (value.isObject() && ConfigKeys.find(name).isEmpty()) {

@@ -4,6 +4,7 @@ import io.baton.time.Durations;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -41,7 +42,7 @@ public final class Settings {
   }
 
   public boolean bool(ConfigKey key) {
-    String text = string(key).trim().toLowerCase();
+    String text = string(key).trim().toLowerCase(Locale.ROOT);
     if (!text.equals("true") && !text.equals("false")) {
       throw bad(key, "write true or false");
     }

@@ -28,6 +28,9 @@ final class EventStream implements RunEventListener, AutoCloseable {
   private final ScheduledExecutorService heartbeat =
       Executors.newSingleThreadScheduledExecutor(NamedThreads.factory("http-stream-heartbeat"));
 
+  // The heartbeat's future is not kept: guarded() logs each failed beat, and close() stops the
+  // beats by shutting their executor down.
+  @SuppressWarnings("FutureReturnValueIgnored")
   EventStream(Engine engine, Duration heartbeatInterval) {
     this.engine = engine;
     long millis = heartbeatInterval.toMillis();

@@ -16,7 +16,7 @@ import java.util.Map;
 final class Json {
   static final String CONTENT_TYPE = "application/json";
   static final ObjectMapper MAPPER =
-      JournalCodec.newMapper().setSerializationInclusion(JsonInclude.Include.ALWAYS);
+      JournalCodec.newMapper().setDefaultPropertyInclusion(JsonInclude.Include.ALWAYS);
 
   private Json() {}
 

@@ -13,7 +13,7 @@ public final class InMemoryStores {
 
   /** Stores whose blob store refuses blobs larger than {@code maxBlobBytes}. */
   public static Stores create(Clock clock, int maxBlobBytes) {
-    InMemoryMetadataStore metadata = new InMemoryMetadataStore(clock);
+    InMemoryMetadataStore metadata = new InMemoryMetadataStore();
     ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata);
     return new Stores(journal, metadata, new InMemoryBlobStore(maxBlobBytes), null);
   }

@@ -14,8 +14,7 @@ import java.util.Set;
  * @param maxPoolSize the most connections the store opens
  * @param connectionTimeout how long one attempt waits for a connection (from the pool or a new one)
  * @param socketTimeout how long one network read may block before the connection counts as lost
- * @param sslMode the driver's {@code sslmode}: disable, allow, prefer, require, verify-ca,
- *     verify-full
+ * @param sslMode the driver's SSL mode: disable, allow, prefer, require, verify-ca, verify-full
  * @param migrate whether to apply pending schema migrations on start (otherwise the schema must be
  *     current already)
  * @param transientRetryWindow how long a call keeps retrying transient failures (connection lost,

@@ -85,6 +85,7 @@ final class RunRow {
     return changed;
   }
 
+  @SuppressWarnings("ReferenceEquality") // UNREAD is a marker: only that very node means unread
   boolean outputChanged() {
     return record.output() != UNREAD;
   }

@@ -90,6 +90,7 @@ public final class SchemaMigrator {
         : current.getVersion().getVersion();
   }
 
+  @SuppressWarnings("ReferenceEquality") // EMPTY is latestKnown's own answer for "none"
   private static String codeVersion(MigrationInfoService info) {
     MigrationVersion latest = latestKnown(info);
     return latest == MigrationVersion.EMPTY ? "none" : latest.getVersion();
