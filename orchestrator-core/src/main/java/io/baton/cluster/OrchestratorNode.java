@@ -22,6 +22,7 @@ import io.baton.recovery.OrphanClaimer;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.recovery.StartupRecovery;
 import io.baton.store.Stores;
+import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
@@ -120,7 +121,7 @@ public final class OrchestratorNode implements AutoCloseable {
     this.address = builder.address;
     this.version = builder.version;
     this.createdAt = scheduler.now();
-    builder.metrics.gauge(EngineMetrics.LEASE_STATE, () -> () -> leases.state().ordinal());
+    builder.metrics.gauge(EngineMetrics.LEASE_STATE, () -> () -> leases.state().gaugeValue());
   }
 
   public static Builder builder() {
@@ -251,15 +252,14 @@ public final class OrchestratorNode implements AutoCloseable {
           log.info("node {} has a fresh lease; re-adopting its runs", nodeId());
           // what this misses, the safety-net pass claims: runs recorded as this node's that it
           // does not execute
-          startup
-              .run()
-              .whenComplete(
-                  (counts, failure) -> {
-                    if (failure != null) {
-                      log.warn(
-                          "node {}: re-adopting its runs failed: {}", nodeId(), failure.toString());
-                    }
-                  });
+          Futures.whenComplete(
+              startup.run(),
+              (counts, failure) -> {
+                if (failure != null) {
+                  log.warn(
+                      "node {}: re-adopting its runs failed: {}", nodeId(), failure.toString());
+                }
+              });
         }
       }
     }

@@ -3,6 +3,7 @@ package io.baton.engine;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.JournalEntry;
+import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.util.List;
@@ -57,11 +58,11 @@ final class AppendPipeline {
 
   private void submit(ActiveTree tree, AppendRequest request) {
     long started = System.nanoTime();
-    io.append(request)
-        .whenComplete(
-            (result, failure) ->
-                loop.execute(
-                    () -> appended(tree, request, result, failure, System.nanoTime() - started)));
+    Futures.whenComplete(
+        io.append(request),
+        (result, failure) ->
+            loop.execute(
+                () -> appended(tree, request, result, failure, System.nanoTime() - started)));
   }
 
   private void appended(

@@ -1,5 +1,6 @@
 package io.baton.engine;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.baton.flow.Flow;
 import io.baton.internal.Defect;
 import io.baton.journal.AppendRequest;
@@ -14,6 +15,7 @@ import io.baton.lease.AcquireResult;
 import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
 import io.baton.store.StoreUnavailableException;
+import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -85,6 +87,7 @@ public final class ClaimService {
   }
 
   /** Claims the trees; the future holds what became of each (it never fails). */
+  @CanIgnoreReturnValue
   public CompletableFuture<Map<UUID, ClaimOutcome>> claim(
       Collection<UUID> roots, ClaimReason reason) {
     return claim(roots, reason, false);
@@ -94,6 +97,7 @@ public final class ClaimService {
    * Claims the trees, with {@code beyondCapacity} even when the node is full (a client asked for
    * this run explicitly).
    */
+  @CanIgnoreReturnValue
   public CompletableFuture<Map<UUID, ClaimOutcome>> claim(
       Collection<UUID> roots, ClaimReason reason, boolean beyondCapacity) {
     return claim(roots, reason, beyondCapacity, Map.of());
@@ -104,6 +108,7 @@ public final class ClaimService {
    * RUNNING tree whose journal names another owner is left alone: the lease that ended was not the
    * one that fences it.
    */
+  @CanIgnoreReturnValue
   public CompletableFuture<Map<UUID, ClaimOutcome>> claimLost(
       Map<UUID, String> lostBy, ClaimReason reason) {
     return claim(lostBy.keySet(), reason, false, Map.copyOf(lostBy));
@@ -131,18 +136,17 @@ public final class ClaimService {
     }
     long started = System.nanoTime();
     long epoch = engine.leaseEpoch();
-    return io.acquire(reserved)
-        .whenComplete(
-            (results, failure) ->
-                engine
-                    .metrics()
-                    .leaseAcquire()
-                    .update(System.nanoTime() - started, TimeUnit.NANOSECONDS))
-        .handle(
+    return Futures.handleCompose(
+            io.acquire(reserved)
+                .whenComplete(
+                    (results, failure) ->
+                        engine
+                            .metrics()
+                            .leaseAcquire()
+                            .update(System.nanoTime() - started, TimeUnit.NANOSECONDS)),
             (results, failure) ->
                 afterAcquire(
                     reserved, results, failure, new Claim(reason, epoch, lostBy), outcomes))
-        .thenCompose(all -> all)
         .thenApply(done -> clearSetAside(outcomes));
   }
 

@@ -1,5 +1,6 @@
 package io.baton.engine;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.flow.Flow;
 import io.baton.internal.Defect;
@@ -8,6 +9,7 @@ import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
 import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
+import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import io.baton.time.SerialExecutor;
 import java.time.Duration;
@@ -270,6 +272,7 @@ public final class Engine {
    * starts, no claim or submit whose token came from that lease is adopted, and every tree is
    * dropped.
    */
+  @CanIgnoreReturnValue // completes when the trees are dropped; it never fails
   public CompletableFuture<Void> leaseEnded(String why) {
     leaseEpoch.incrementAndGet();
     suspended = true;
@@ -441,13 +444,13 @@ public final class Engine {
       capacity.release(tree.rootId);
     }
     if (release && tree.keyed) {
-      io.release(List.of(tree.rootId))
-          .whenComplete(
-              (notOwned, failure) -> {
-                if (failure != null) {
-                  log.warn("could not release run {}: {}", tree.rootId, failure.toString());
-                }
-              });
+      Futures.whenComplete(
+          io.release(List.of(tree.rootId)),
+          (notOwned, failure) -> {
+            if (failure != null) {
+              log.warn("could not release run {}: {}", tree.rootId, failure.toString());
+            }
+          });
     }
   }
 

@@ -7,6 +7,7 @@ import com.codahale.metrics.Timer;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.GroupCommitter;
 import io.baton.journal.RunStatus;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /** The engine's metric names, in one place, on a Dropwizard registry. Thread-safe. */
@@ -73,7 +74,7 @@ public final class EngineMetrics {
 
   void claimed(ClaimReason reason) {
     registry.counter(CLAIMS).inc();
-    registry.counter(MetricRegistry.name(CLAIMS, reason.name().toLowerCase())).inc();
+    registry.counter(MetricRegistry.name(CLAIMS, reason.name().toLowerCase(Locale.ROOT))).inc();
   }
 
   Timer leaseAcquire() {

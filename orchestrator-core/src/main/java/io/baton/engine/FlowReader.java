@@ -6,6 +6,8 @@ import io.baton.flow.Flow;
 @FunctionalInterface
 public interface FlowReader {
   /**
+   * Reads one flow; {@code sourceName} names it in error messages.
+   *
    * @throws io.baton.flow.FlowValidationException the text is not a valid flow
    */
   Flow read(String text, String sourceName);

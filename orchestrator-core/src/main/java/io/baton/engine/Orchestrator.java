@@ -79,6 +79,8 @@ public final class Orchestrator {
   // --- reads ---------------------------------------------------------------------------------
 
   /**
+   * The run's row.
+   *
    * @throws RunNotFoundException no run has this id
    */
   public RunRecord find(UUID runId) {

@@ -19,6 +19,7 @@ import io.baton.store.RunProjection;
 import io.baton.store.RunRecord;
 import io.baton.store.Signal;
 import io.baton.store.SignalType;
+import io.baton.time.Futures;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -352,7 +353,7 @@ public final class RunCommands {
   /** Completes when {@code answered} does, or at {@code deadline}. */
   private CompletableFuture<Void> within(CompletableFuture<Void> answered, Instant deadline) {
     CompletableFuture<Void> done = new CompletableFuture<>();
-    answered.whenComplete((ignored, failure) -> done.complete(null));
+    Futures.whenComplete(answered, (ignored, failure) -> done.complete(null));
     Duration left = Duration.between(engine.scheduler().now(), deadline);
     engine.scheduler().schedule(left, () -> done.complete(null));
     return done;
@@ -385,8 +386,9 @@ public final class RunCommands {
                   .schedule(
                       STORE_POLL,
                       () ->
-                          awaitInStore(signal, answeredHere, deadline)
-                              .whenComplete((ignored, failure) -> later.complete(null)));
+                          Futures.whenComplete(
+                              awaitInStore(signal, answeredHere, deadline),
+                              (ignored, failure) -> later.complete(null)));
               return later;
             });
   }

@@ -41,6 +41,8 @@ public final class RunQueries {
   }
 
   /**
+   * The run's row.
+   *
    * @throws RunNotFoundException no run has this id
    */
   public RunRecord find(UUID runId) {

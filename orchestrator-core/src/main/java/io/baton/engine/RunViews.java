@@ -8,6 +8,7 @@ import io.baton.journal.replay.TreeState;
 import io.baton.store.RunRecord;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 
 /** Builds what clients see of a run from its row and its replayed tree. */
@@ -42,7 +43,7 @@ final class RunViews {
         step.startedAt(),
         step.finishedAt(),
         step.retryAt(),
-        step.waitReason() == null ? null : step.waitReason().name().toLowerCase(),
+        step.waitReason() == null ? null : step.waitReason().name().toLowerCase(Locale.ROOT),
         step.dueAt());
   }
 }

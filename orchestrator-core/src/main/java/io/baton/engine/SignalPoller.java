@@ -2,6 +2,7 @@ package io.baton.engine;
 
 import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
+import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,19 +62,17 @@ public final class SignalPoller {
       scheduler.schedule(interval, this::poll);
       return;
     }
-    engine
-        .io()
-        .call("poll signals", this::signalsForOwnedTrees)
-        .whenComplete(
-            (signals, failure) -> {
-              if (failure != null) {
-                log.debug("signal poll failed: {}", failure.toString());
-              } else if (!signals.isEmpty()) {
-                engine.deliver(signals);
-              }
-              if (running) {
-                scheduler.schedule(interval, this::poll);
-              }
-            });
+    Futures.whenComplete(
+        engine.io().call("poll signals", this::signalsForOwnedTrees),
+        (signals, failure) -> {
+          if (failure != null) {
+            log.debug("signal poll failed: {}", failure.toString());
+          } else if (!signals.isEmpty()) {
+            engine.deliver(signals);
+          }
+          if (running) {
+            scheduler.schedule(interval, this::poll);
+          }
+        });
   }
 }

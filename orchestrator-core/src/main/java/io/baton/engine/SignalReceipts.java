@@ -1,6 +1,7 @@
 package io.baton.engine;
 
 import io.baton.store.MetadataStore;
+import io.baton.time.Futures;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -44,20 +45,20 @@ final class SignalReceipts {
       return;
     }
     List<Long> done = List.copyOf(signalIds);
-    io.call(
+    Futures.whenComplete(
+        io.call(
             why,
             () -> {
               metadata.deleteSignals(done);
               return null;
-            })
-        .whenComplete(
-            (ignored, failure) -> {
-              for (Long id : done) {
-                CompletableFuture<Void> waiter = waiting.remove(id);
-                if (waiter != null) {
-                  waiter.complete(null);
-                }
-              }
-            });
+            }),
+        (ignored, failure) -> {
+          for (Long id : done) {
+            CompletableFuture<Void> waiter = waiting.remove(id);
+            if (waiter != null) {
+              waiter.complete(null);
+            }
+          }
+        });
   }
 }

@@ -23,6 +23,7 @@ import io.baton.journal.WaitReason;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
+import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -277,18 +278,18 @@ final class StepInvoker {
     String flowName = suspended.detail().path("flow").asText("");
     JsonNode input = suspended.detail().path("input");
     tree.unjournaled.add(attempt.key);
-    io.call("resolve flow " + flowName, () -> flows.latest(flowName))
-        .whenComplete(
-            (flow, failure) ->
-                loop.execute(
-                    () -> {
-                      if (tree.retired()) {
-                        return;
-                      }
-                      tree.unjournaled.remove(attempt.key);
-                      startChild(tree, run, step, attempt, flowName, input, flow, failure);
-                      loop.drive(tree);
-                    }));
+    Futures.whenComplete(
+        io.call("resolve flow " + flowName, () -> flows.latest(flowName)),
+        (flow, failure) ->
+            loop.execute(
+                () -> {
+                  if (tree.retired()) {
+                    return;
+                  }
+                  tree.unjournaled.remove(attempt.key);
+                  startChild(tree, run, step, attempt, flowName, input, flow, failure);
+                  loop.drive(tree);
+                }));
   }
 
   private void startChild(

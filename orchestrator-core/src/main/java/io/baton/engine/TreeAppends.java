@@ -106,6 +106,7 @@ final class TreeAppends {
   }
 
   /** Whether {@code request} is the append this tree waits for (not one it gave up on). */
+  @SuppressWarnings("ReferenceEquality") // this very request: an equal one sent again is another
   boolean awaits(AppendRequest request) {
     return state == State.IN_FLIGHT && this.request == request;
   }

@@ -11,6 +11,7 @@ import io.baton.journal.WaitReason;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.UUID;
 
 /** Ends waits whose condition came true: a timer fell due, a child run finished. */
@@ -74,7 +75,7 @@ final class Waits {
         "subflow "
             + childId
             + " "
-            + child.status().name().toLowerCase()
+            + child.status().name().toLowerCase(Locale.ROOT)
             + (child.statusReason().isEmpty() ? "" : ": " + child.statusReason());
     invoker.fail(
         tree,
