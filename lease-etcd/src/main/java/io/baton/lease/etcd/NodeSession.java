@@ -1,10 +1,10 @@
 package io.baton.lease.etcd;
 
 import io.baton.lease.ConnectionState;
+import io.baton.lease.LeaseKeeper;
 import io.baton.lease.LeaseUnavailableException;
 import io.baton.lease.NodeIdInUseException;
 import io.baton.lease.NodeInfo;
-import io.baton.lease.internal.LeaseKeeper;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;

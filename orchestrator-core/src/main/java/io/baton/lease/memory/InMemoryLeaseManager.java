@@ -2,6 +2,7 @@ package io.baton.lease.memory;
 
 import io.baton.lease.AcquireResult;
 import io.baton.lease.ConnectionState;
+import io.baton.lease.LeaseKeeper;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.LeaseUnavailableException;
 import io.baton.lease.LiveNodes;
@@ -9,7 +10,6 @@ import io.baton.lease.NodeInfo;
 import io.baton.lease.OrphanListener;
 import io.baton.lease.RunLease;
 import io.baton.lease.Subscription;
-import io.baton.lease.internal.LeaseKeeper;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.util.Collection;

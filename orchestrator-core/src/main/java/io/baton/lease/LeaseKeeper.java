@@ -1,7 +1,5 @@
-package io.baton.lease.internal;
+package io.baton.lease;
 
-import io.baton.lease.ConnectionState;
-import io.baton.lease.Subscription;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +26,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The scheduler must have at least two threads: a renewal blocked on the network must not delay
  * the deadline that suspends the node. Thread-safe.
+ *
+ * <p>For implementations of {@link LeaseManager} (the in-memory one here, etcd's in its own
+ * module), so that every lease service reports connection states by the same rules; not for their
+ * users.
  */
 public final class LeaseKeeper implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);

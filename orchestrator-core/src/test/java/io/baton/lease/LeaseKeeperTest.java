@@ -1,9 +1,7 @@
-package io.baton.lease.internal;
+package io.baton.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.baton.lease.ConnectionState;
-import io.baton.lease.LeaseUnavailableException;
 import io.baton.testkit.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
