@@ -4,7 +4,6 @@ import io.baton.node.config.NodeConfig;
 import io.baton.node.http.HttpApi;
 import io.baton.node.http.HttpSettings;
 import io.baton.node.http.NodeReadiness;
-import java.time.Clock;
 
 /**
  * The node's HTTP API, started on the configured address, with the readiness a signal turns off.
@@ -31,7 +30,7 @@ final class HttpServing implements AutoCloseable {
                     .withHost(http.host())
                     .withPort(http.port())
                     .withMaxBodySize(http.maxBodySize()))
-            .clock(Clock.systemUTC())
+            .clock(runtime.clock())
             .version(Version.current())
             .start();
     return new HttpServing(api, readiness);

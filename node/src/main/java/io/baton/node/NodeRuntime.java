@@ -22,6 +22,7 @@ import io.baton.time.SystemScheduler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -198,6 +199,11 @@ public final class NodeRuntime implements AutoCloseable {
     } catch (IOException e) {
       throw new ConfigException("cannot list flows.dir " + dir + ": " + e.getMessage());
     }
+  }
+
+  /** The node's clock: the one its scheduler keeps time with. */
+  Clock clock() {
+    return scheduler.clock();
   }
 
   public NodeConfig config() {

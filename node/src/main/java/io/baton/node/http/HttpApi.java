@@ -100,13 +100,13 @@ public final class HttpApi implements AutoCloseable {
     log.info("HTTP API on {} stopped", uri);
   }
 
-  /** Assembles the API; node, metrics and readiness are required. */
+  /** Assembles the API; node, metrics, readiness and clock are required. */
   public static final class Builder {
     private OrchestratorNode node;
     private MetricRegistry metrics;
     private Readiness readiness;
     private HttpSettings settings = HttpSettings.defaults();
-    private Clock clock = Clock.systemUTC();
+    private Clock clock;
     private String version = "dev";
 
     public Builder node(OrchestratorNode node) {
@@ -129,7 +129,7 @@ public final class HttpApi implements AutoCloseable {
       return this;
     }
 
-    /** The clock that ages incomplete runs; the system clock by default. */
+    /** The clock that ages incomplete runs (the node's scheduler's clock, as a rule). */
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -146,6 +146,7 @@ public final class HttpApi implements AutoCloseable {
       Objects.requireNonNull(node, "HttpApi needs node");
       Objects.requireNonNull(metrics, "HttpApi needs metrics");
       Objects.requireNonNull(readiness, "HttpApi needs readiness");
+      Objects.requireNonNull(clock, "HttpApi needs clock");
       HttpApi api = new HttpApi(this);
       try {
         api.app.start(settings.host(), settings.port());

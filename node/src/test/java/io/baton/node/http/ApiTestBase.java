@@ -127,6 +127,7 @@ public abstract class ApiTestBase {
                     .withPort(0)
                     .withMaxBodySize(64 * 1024)
                     .withStreamHeartbeat(Duration.ofMillis(200)))
+            .clock(built.scheduler().clock())
             .version("test-version")
             .start();
     TestNode testNode =

@@ -24,6 +24,7 @@ public class HttpApiLifecycleTest extends ApiTestBase {
             .metrics(node.metrics())
             .readiness(node.readiness())
             .settings(HttpSettings.defaults().withPort(0))
+            .clock(node.scheduler().clock())
             .start();
     ApiCalls calls = new ApiCalls(api.uri());
     assertThat(calls.get("/health/live").status()).isEqualTo(200);

@@ -48,6 +48,10 @@ public final class TestNode implements AutoCloseable {
     return calls;
   }
 
+  public SystemScheduler scheduler() {
+    return scheduler;
+  }
+
   public MetricRegistry metrics() {
     return metrics;
   }
