@@ -1,0 +1,4 @@
+package io.baton.gates.planted.etcd;
+
+/** Allowed: an adapter on its own. */
+public final class EtcdAdapter {}

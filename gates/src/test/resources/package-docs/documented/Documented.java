@@ -1,0 +1,3 @@
+package documented;
+
+class Documented {}

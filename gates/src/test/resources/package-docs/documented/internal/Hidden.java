@@ -1,0 +1,3 @@
+package documented.internal;
+
+class Hidden {}

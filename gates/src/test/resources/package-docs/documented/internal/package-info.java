@@ -1,0 +1,2 @@
+/** Owns things, but does not say that it is internal. */
+package documented.internal;

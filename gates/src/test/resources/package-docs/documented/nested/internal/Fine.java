@@ -1,0 +1,3 @@
+package documented.nested.internal;
+
+class Fine {}

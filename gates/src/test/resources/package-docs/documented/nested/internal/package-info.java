@@ -1,0 +1,2 @@
+/** Not API: an internal package that says so. */
+package documented.nested.internal;

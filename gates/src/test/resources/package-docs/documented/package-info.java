@@ -1,0 +1,2 @@
+/** Owns the planted documented package. */
+package documented;

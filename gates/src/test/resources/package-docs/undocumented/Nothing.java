@@ -1,0 +1,3 @@
+package undocumented;
+
+class Nothing {}
