@@ -40,12 +40,14 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
   /**
    * @param lostBy the node the claimer believes lost the tree (its lease ended), or null when the
    *     claim is not about a lost tree
+   * @param resumedBy who asked to resume a FAILED tree (recorded in the journal), or null
    */
   static ClaimDecision decide(
       String nodeId,
       long token,
       ClaimReason reason,
       String lostBy,
+      String resumedBy,
       TreeState tree,
       Flow rootFlow,
       boolean hasSignals,
@@ -55,7 +57,7 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
       case SUCCEEDED, CANCELLED -> nothing();
       case FAILED ->
           reason == ClaimReason.RESUME && root.recoverable()
-              ? resume(nodeId, token, tree)
+              ? resume(nodeId, token, tree, resumedBy)
               : nothing();
       case PENDING ->
           start(
@@ -174,7 +176,9 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
   }
 
   /** Resumes the root and the failed subflows its steps still wait for. */
-  private static ClaimDecision resume(String nodeId, long token, TreeState tree) {
+  private static ClaimDecision resume(String nodeId, long token, TreeState tree, String resumedBy) {
+    String reason =
+        resumedBy == null || resumedBy.isBlank() ? "resumed" : "resumed by " + resumedBy;
     List<Planned> events = new ArrayList<>();
     events.add(new Planned(tree.rootRunId(), claim(nodeId, token, tree, ClaimReason.RESUME)));
     Set<UUID> resumed = new HashSet<>();
@@ -186,7 +190,7 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
         events.add(
             new Planned(
                 run.runId(),
-                RunStateMachine.transition(RunStatus.FAILED, RunStatus.RUNNING, "resumed")));
+                RunStateMachine.transition(RunStatus.FAILED, RunStatus.RUNNING, reason)));
       }
     }
     return new ClaimDecision(events, true, ClaimOutcome.ADOPTED);

@@ -76,7 +76,8 @@ public final class ClaimService {
    * Why the node claims, the lease epoch its tokens come from (see Engine#leaseEpoch), and for
    * trees it believes lost, the node that lost each.
    */
-  private record Claim(ClaimReason reason, long epoch, Map<UUID, String> lostBy) {}
+  private record Claim(
+      ClaimReason reason, long epoch, Map<UUID, String> lostBy, String resumedBy) {}
 
   /** A tree loaded for a claim, or why it cannot be loaded here ({@code poison}). */
   private record Loaded(
@@ -100,7 +101,15 @@ public final class ClaimService {
   @CanIgnoreReturnValue
   public CompletableFuture<Map<UUID, ClaimOutcome>> claim(
       Collection<UUID> roots, ClaimReason reason, boolean beyondCapacity) {
-    return claim(roots, reason, beyondCapacity, Map.of());
+    return claim(roots, reason, beyondCapacity, Map.of(), null);
+  }
+
+  /**
+   * Claims a FAILED, recoverable tree to run its failed steps again, beyond capacity (a person
+   * asked for it); the journal records {@code by} as who resumed it.
+   */
+  public CompletableFuture<Map<UUID, ClaimOutcome>> resume(UUID root, String by) {
+    return claim(List.of(root), ClaimReason.RESUME, true, Map.of(), by);
   }
 
   /**
@@ -111,14 +120,15 @@ public final class ClaimService {
   @CanIgnoreReturnValue
   public CompletableFuture<Map<UUID, ClaimOutcome>> claimLost(
       Map<UUID, String> lostBy, ClaimReason reason) {
-    return claim(lostBy.keySet(), reason, false, Map.copyOf(lostBy));
+    return claim(lostBy.keySet(), reason, false, Map.copyOf(lostBy), null);
   }
 
   private CompletableFuture<Map<UUID, ClaimOutcome>> claim(
       Collection<UUID> roots,
       ClaimReason reason,
       boolean beyondCapacity,
-      Map<UUID, String> lostBy) {
+      Map<UUID, String> lostBy,
+      String resumedBy) {
     Map<UUID, ClaimOutcome> outcomes = new ConcurrentHashMap<>();
     List<UUID> reserved = new ArrayList<>();
     for (UUID root : roots) {
@@ -146,7 +156,11 @@ public final class ClaimService {
                             .update(System.nanoTime() - started, TimeUnit.NANOSECONDS)),
             (results, failure) ->
                 afterAcquire(
-                    reserved, results, failure, new Claim(reason, epoch, lostBy), outcomes))
+                    reserved,
+                    results,
+                    failure,
+                    new Claim(reason, epoch, lostBy, resumedBy),
+                    outcomes))
         .thenApply(done -> clearSetAside(outcomes));
   }
 
@@ -235,6 +249,7 @@ public final class ClaimService {
               token,
               claim.reason(),
               claim.lostBy().get(root),
+              claim.resumedBy(),
               loaded.tree(),
               rootFlow,
               !loaded.signals().isEmpty(),

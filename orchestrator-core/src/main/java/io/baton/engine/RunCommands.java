@@ -298,7 +298,7 @@ public final class RunCommands {
               }
               return run;
             })
-        .thenCompose(run -> claims.claim(List.of(runId), ClaimReason.RESUME, true))
+        .thenCompose(run -> claims.resume(runId, by))
         .thenCompose(
             outcomes -> {
               ClaimOutcome outcome = outcomes.get(runId);

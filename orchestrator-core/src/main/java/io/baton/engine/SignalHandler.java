@@ -13,7 +13,6 @@ import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
 import io.baton.store.Signal;
 import io.baton.store.SignalType;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -28,7 +27,7 @@ final class SignalHandler {
     this.receipts = receipts;
   }
 
-  void apply(ActiveTree tree, Instant now) {
+  void apply(ActiveTree tree) {
     Signal signal;
     boolean stale = false;
     while ((signal = tree.inbox.poll()) != null) {

@@ -67,7 +67,7 @@ final class TreeDriver {
       return;
     }
     Instant now = scheduler.now();
-    signals.apply(tree, now);
+    signals.apply(tree);
     invoker.invokeStarted(tree);
     Set<UUID> blocked = new HashSet<>();
     for (RunState run : List.copyOf(tree.state.runs())) {

@@ -49,7 +49,7 @@ class ClaimDecisionTest {
   }
 
   private ClaimDecision decide(ClaimReason reason, String lostBy, Instant now) {
-    return ClaimDecision.decide("node-b", 9, reason, lostBy, tree, careful, false, now);
+    return ClaimDecision.decide("node-b", 9, reason, lostBy, null, tree, careful, false, now);
   }
 
   @Test
@@ -112,6 +112,7 @@ class ClaimDecisionTest {
             9,
             ClaimReason.ORPHAN,
             "node-a",
+            null,
             tree,
             perishable,
             false,

@@ -10,7 +10,9 @@ import io.baton.flow.Backoff;
 import io.baton.flow.Flow;
 import io.baton.flow.RecoveryPolicy;
 import io.baton.journal.ClaimReason;
+import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunStatusChanged;
 import io.baton.journal.replay.ClaimRecord;
 import io.baton.lease.ConnectionState;
 import io.baton.recovery.RecoveryConfig;
@@ -97,6 +99,10 @@ class RecoveryPolicyTest {
     cluster.runUntil(() -> cluster.capabilities.callsOf("hold") == 2);
     cluster.capabilities.open("hold", json("1"));
     cluster.runUntil(() -> b.find(runId).status() == RunStatus.SUCCEEDED);
+    assertThat(cluster.stores.journal().readFrom(runId, 1, 1_000))
+        .as("the journal says who resumed the run")
+        .extracting(JournalEntry::event)
+        .contains(RunStatusChanged.to(RunStatus.FAILED, RunStatus.RUNNING, "resumed by ops"));
   }
 
   @Test
