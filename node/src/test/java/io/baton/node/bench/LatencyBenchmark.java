@@ -24,13 +24,18 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Latency of one run at a time on an idle node, PostgreSQL and etcd local: the bare fenced append
  * (one client, one entry) measured in the same sitting, then 3-step noop runs submitted one after
  * the other. Step-to-step and created-to-completed come from the journal's own timestamps (the
- * engine's clock); submit-to-done is what the client sees. Prints percentiles; asserts nothing.
+ * engine's clock); submit-to-done is what the client sees. Then the maximum throughput of the same
+ * flow, and latency with runs submitted at a steady 10 %, 50 % and 90 % of it, so that the cost of
+ * batching under load shows as a curve. Prints percentiles; asserts nothing.
  */
 final class LatencyBenchmark {
   static final String FLOW =
@@ -49,8 +54,26 @@ final class LatencyBenchmark {
 
   private LatencyBenchmark() {}
 
-  /** Runs the benchmark, prints it, and returns the step-to-step figures. */
-  static Percentiles run(int runs) throws Exception {
+  /** What one sitting measured: one run at a time, then each load level. */
+  record Figures(Percentiles idleStepToStep, double maxRunsPerSecond, List<Level> levels) {}
+
+  /** Latency at a fraction of the measured maximum throughput, runs submitted at a steady rate. */
+  record Level(
+      double share, double runsPerSecond, Percentiles stepToStep, Percentiles createdToCompleted) {
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "  at %3.0f%% (%6.0f runs/s): step to step %s%n                          created to completed %s",
+          share * 100,
+          runsPerSecond,
+          stepToStep,
+          createdToCompleted);
+    }
+  }
+
+  /** Runs the benchmark and prints it. */
+  static Figures run(int runs, Duration perLevel) throws Exception {
     try (BenchCluster cluster = new BenchCluster()) {
       BenchCluster.Node node =
           cluster.start(
@@ -62,63 +85,170 @@ final class LatencyBenchmark {
       System.out.println(
           "bare fenced append, one entry, one client: " + bareAppends(node.stores(), runs * 2));
       node.node().orchestrator().applyFlow(FLOW, "quick.yaml");
+      Completions completions = new Completions(node);
+      Percentiles idle = oneAtATime(node, completions, runs);
+      double max = maxThroughput(node, completions, perLevel);
+      System.out.printf(
+          Locale.ROOT,
+          "maximum throughput, 3 noop steps, 1,000 runs in flight: %.0f runs/s (%.0f step completions/s)%n",
+          max,
+          max * 3);
+      System.out.println("latency under a steady load (runs submitted at a fixed rate):");
+      List<Level> levels = new ArrayList<>();
+      for (double share : new double[] {0.1, 0.5, 0.9}) {
+        Level level = atRate(node, completions, share, max * share, perLevel);
+        System.out.println(level);
+        levels.add(level);
+      }
+      return new Figures(idle, max, levels);
+    }
+  }
 
-      Map<UUID, CompletableFuture<Void>> finished = new ConcurrentHashMap<>();
+  /** Completes a future per run when the run finishes, whoever waits for it. */
+  private static final class Completions {
+    private final Map<UUID, CompletableFuture<Void>> finished = new ConcurrentHashMap<>();
+
+    Completions(BenchCluster.Node node) {
       node.node()
           .engine()
           .addListener(
               event -> {
                 if (event instanceof RunEvent.StatusChanged changed
                     && changed.status().isTerminal()) {
-                  CompletableFuture<Void> done = finished.remove(changed.runId());
-                  if (done != null) {
-                    done.complete(null);
-                  }
+                  future(changed.runId()).complete(null);
                 }
               });
-      int warmup = Math.min(500, runs / 4);
-      List<Long> stepToStep = new ArrayList<>();
-      List<Long> createdToCompleted = new ArrayList<>();
-      List<Long> firstStep = new ArrayList<>();
-      List<Long> submitToDone = new ArrayList<>();
-      for (int i = 0; i < warmup + runs; i++) {
-        long started = System.nanoTime();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        UUID submitted =
-            node.node()
-                .orchestrator()
-                .submitAsync("quick", JournalCodec.mapper().createObjectNode(), null, null)
-                .thenApply(result -> result.run().runId())
-                .get(30, TimeUnit.SECONDS);
-        finished.put(submitted, done);
-        if (node.node().orchestrator().find(submitted).status().isTerminal()) {
-          finished.remove(submitted);
-        } else {
-          done.get(30, TimeUnit.SECONDS);
-        }
-        long took = System.nanoTime() - started;
-        RunStatus status = node.node().orchestrator().find(submitted).status();
-        if (status != RunStatus.SUCCEEDED) {
-          throw new IllegalStateException("run " + submitted + " ended " + status);
-        }
-        if (i < warmup) {
-          continue;
-        }
-        submitToDone.add(took);
-        timings(
-            node.node().orchestrator().journal(submitted),
-            stepToStep,
-            createdToCompleted,
-            firstStep);
-      }
-      System.out.println(
-          "runs one at a time, 3 noop steps, " + runs + " runs after " + warmup + " warm-up:");
-      System.out.println("  step to step (journal)         " + Percentiles.of(stepToStep));
-      System.out.println("  created to first step (journal) " + Percentiles.of(firstStep));
-      System.out.println("  created to completed (journal)  " + Percentiles.of(createdToCompleted));
-      System.out.println("  submit to done (client)         " + Percentiles.of(submitToDone));
-      return Percentiles.of(stepToStep);
     }
+
+    CompletableFuture<Void> future(UUID runId) {
+      return finished.computeIfAbsent(runId, id -> new CompletableFuture<>());
+    }
+
+    void forget(UUID runId) {
+      finished.remove(runId);
+    }
+  }
+
+  private static CompletableFuture<UUID> submit(BenchCluster.Node node, Completions completions) {
+    return node.node()
+        .orchestrator()
+        .submitAsync("quick", JournalCodec.mapper().createObjectNode(), null, null)
+        .thenCompose(
+            result -> {
+              UUID runId = result.run().runId();
+              return completions.future(runId).thenApply(done -> runId);
+            });
+  }
+
+  private static Percentiles oneAtATime(BenchCluster.Node node, Completions completions, int runs)
+      throws Exception {
+    int warmup = Math.min(500, runs / 4);
+    List<Long> stepToStep = new ArrayList<>();
+    List<Long> createdToCompleted = new ArrayList<>();
+    List<Long> firstStep = new ArrayList<>();
+    List<Long> submitToDone = new ArrayList<>();
+    for (int i = 0; i < warmup + runs; i++) {
+      long started = System.nanoTime();
+      UUID runId = submit(node, completions).get(30, TimeUnit.SECONDS);
+      long took = System.nanoTime() - started;
+      completions.forget(runId);
+      RunStatus status = node.node().orchestrator().find(runId).status();
+      if (status != RunStatus.SUCCEEDED) {
+        throw new IllegalStateException("run " + runId + " ended " + status);
+      }
+      if (i < warmup) {
+        continue;
+      }
+      submitToDone.add(took);
+      timings(node.node().orchestrator().journal(runId), stepToStep, createdToCompleted, firstStep);
+    }
+    System.out.println(
+        "runs one at a time, 3 noop steps, " + runs + " runs after " + warmup + " warm-up:");
+    System.out.println("  step to step (journal)          " + Percentiles.of(stepToStep));
+    System.out.println("  created to first step (journal) " + Percentiles.of(firstStep));
+    System.out.println("  created to completed (journal)  " + Percentiles.of(createdToCompleted));
+    System.out.println("  submit to done (client)         " + Percentiles.of(submitToDone));
+    return Percentiles.of(stepToStep);
+  }
+
+  /** Runs per second with 1,000 runs kept in flight for {@code duration}, after a warm-up. */
+  private static double maxThroughput(
+      BenchCluster.Node node, Completions completions, Duration duration) throws Exception {
+    int window = 1_000;
+    Semaphore inFlight = new Semaphore(window);
+    AtomicLong done = new AtomicLong();
+    long warmupEnds = System.nanoTime() + duration.toNanos() / 2;
+    long ends = warmupEnds + duration.toNanos();
+    long countedFrom = -1;
+    long counted = 0;
+    while (true) {
+      long now = System.nanoTime();
+      if (countedFrom < 0 && now >= warmupEnds) {
+        countedFrom = now;
+        counted = done.get();
+      }
+      if (now >= ends) {
+        break;
+      }
+      if (!inFlight.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+        continue;
+      }
+      submit(node, completions)
+          .whenComplete(
+              (runId, failure) -> {
+                if (runId != null) {
+                  completions.forget(runId);
+                }
+                done.incrementAndGet();
+                inFlight.release();
+              });
+    }
+    long finishedInWindow = done.get() - counted;
+    double seconds = (System.nanoTime() - countedFrom) / 1e9;
+    if (!inFlight.tryAcquire(window, 2, TimeUnit.MINUTES)) {
+      throw new IllegalStateException("runs of the throughput measurement did not finish");
+    }
+    return finishedInWindow / seconds;
+  }
+
+  /** Submits runs at {@code rate} per second for {@code duration}; latency from their journals. */
+  private static Level atRate(
+      BenchCluster.Node node, Completions completions, double share, double rate, Duration duration)
+      throws Exception {
+    List<CompletableFuture<UUID>> submitted = new ArrayList<>();
+    long total = Math.max(10, (long) (rate * duration.toNanos() / 1e9));
+    long started = System.nanoTime();
+    long due = 0;
+    while (due < total) {
+      double elapsed = (double) (System.nanoTime() - started) / duration.toNanos();
+      long owed = Math.min(total, (long) Math.ceil(elapsed * total));
+      for (; due < owed; due++) {
+        submitted.add(submit(node, completions));
+      }
+      LockSupport.parkNanos(200_000);
+    }
+    List<UUID> runIds = new ArrayList<>();
+    for (CompletableFuture<UUID> run : submitted) {
+      UUID runId = run.get(2, TimeUnit.MINUTES);
+      completions.forget(runId);
+      runIds.add(runId);
+    }
+    List<Long> stepToStep = new ArrayList<>();
+    List<Long> createdToCompleted = new ArrayList<>();
+    for (int from = 0; from < runIds.size(); from += 500) {
+      Map<UUID, List<JournalEntry>> journals =
+          node.stores()
+              .journal()
+              .readAll(runIds.subList(from, Math.min(runIds.size(), from + 500)));
+      journals
+          .values()
+          .forEach(journal -> timings(journal, stepToStep, createdToCompleted, new ArrayList<>()));
+    }
+    return new Level(
+        share,
+        runIds.size() / (duration.toNanos() / 1e9),
+        Percentiles.of(stepToStep),
+        Percentiles.of(createdToCompleted));
   }
 
   /** Adds the run's step-to-step and created-to-completed times, in nanoseconds. */

@@ -65,7 +65,9 @@ public final class NodeBenchmarks {
           Integer.getInteger("baton.bench.window", 2_000));
     }
     if (which.equals("latency") || which.equals("all")) {
-      LatencyBenchmark.run(Integer.getInteger("baton.bench.latencyRuns", 2_000));
+      LatencyBenchmark.run(
+          Integer.getInteger("baton.bench.latencyRuns", 2_000),
+          Duration.ofSeconds(Integer.getInteger("baton.bench.loadSeconds", 5)));
     }
     if (which.equals("recovery") || which.equals("all")) {
       recovery(size);

@@ -20,7 +20,12 @@ class NodeBenchmarksSmokeTest {
 
   @Test
   void the_latency_benchmark_runs_every_run_to_success_and_times_every_step() throws Exception {
-    assertThat(LatencyBenchmark.run(40).samples()).isEqualTo(80);
+    LatencyBenchmark.Figures figures = LatencyBenchmark.run(40, Duration.ofMillis(400));
+    assertThat(figures.idleStepToStep().samples()).isEqualTo(80);
+    assertThat(figures.maxRunsPerSecond()).isPositive();
+    assertThat(figures.levels())
+        .hasSize(3)
+        .allSatisfy(level -> assertThat(level.stepToStep().samples()).isPositive());
   }
 
   @Test
