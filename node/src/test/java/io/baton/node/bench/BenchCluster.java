@@ -7,6 +7,7 @@ import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.BatchingEngineIo;
 import io.baton.engine.EngineConfig;
+import io.baton.engine.EngineMetrics;
 import io.baton.flow.FlowParser;
 import io.baton.journal.GroupCommitter;
 import io.baton.lease.etcd.EtcdLeaseConfig;
@@ -65,6 +66,7 @@ final class BenchCluster implements AutoCloseable {
     GroupCommitter committer =
         new GroupCommitter(stores.journal(), 256, Duration.ZERO, 2, nodeId + "-committer");
     MetricRegistry metrics = new MetricRegistry();
+    new EngineMetrics(metrics).observe(committer);
     OrchestratorNode node =
         OrchestratorNode.builder()
             .config(engine.apply(EngineConfig.defaults(nodeId)))

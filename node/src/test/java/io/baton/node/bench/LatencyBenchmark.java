@@ -1,5 +1,8 @@
 package io.baton.node.bench;
 
+import com.codahale.metrics.Snapshot;
+import com.codahale.metrics.Timer;
+import io.baton.engine.EngineMetrics;
 import io.baton.engine.RunEvent;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
@@ -168,6 +171,14 @@ final class LatencyBenchmark {
     System.out.println("  created to first step (journal) " + Percentiles.of(firstStep));
     System.out.println("  created to completed (journal)  " + Percentiles.of(createdToCompleted));
     System.out.println("  submit to done (client)         " + Percentiles.of(submitToDone));
+    System.out.println(
+        "  append, engine's round trip     "
+            + timer(node.metrics().timer(EngineMetrics.JOURNAL_APPEND))
+            + "  (submitted → back on the engine loop)");
+    System.out.println(
+        "  append, database batch          "
+            + timer(node.metrics().timer(EngineMetrics.JOURNAL_APPEND + ".batch"))
+            + "  (one appendAll call)");
     return Percentiles.of(stepToStep);
   }
 
@@ -249,6 +260,15 @@ final class LatencyBenchmark {
         runIds.size() / (duration.toNanos() / 1e9),
         Percentiles.of(stepToStep),
         Percentiles.of(createdToCompleted));
+  }
+
+  private static String timer(Timer timer) {
+    Snapshot snapshot = timer.getSnapshot();
+    return String.format(
+        Locale.ROOT,
+        "p50 %.2f ms  p99 %.2f ms",
+        snapshot.getMedian() / 1e6,
+        snapshot.get99thPercentile() / 1e6);
   }
 
   /** Adds the run's step-to-step and created-to-completed times, in nanoseconds. */
