@@ -8,10 +8,12 @@ import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.BatchingEngineIo;
+import io.baton.engine.EngineIo;
 import io.baton.engine.EngineMetrics;
 import io.baton.engine.StartupRecoveryFailedException;
 import io.baton.flow.FlowParser;
 import io.baton.flow.FlowValidationException;
+import io.baton.journal.ExecutionJournal;
 import io.baton.journal.GroupCommitter;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeIdInUseException;
@@ -42,6 +44,7 @@ public final class NodeRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
   private static final Duration RETRY_START = Duration.ofMillis(500);
   private static final Duration RETRY_MAX = Duration.ofSeconds(5);
+  private static final int IO_THREADS = 4;
 
   private final NodeConfig config;
   private final SystemScheduler scheduler;
@@ -66,14 +69,8 @@ public final class NodeRuntime implements AutoCloseable {
     this.stores = opened.stores();
     this.leases = Backends.leases(config, scheduler, opened.highestToken());
     CapabilityRegistry capabilities = BuiltInCapabilities.registry();
-    GroupCommitter committer =
-        new GroupCommitter(
-            stores.journal(),
-            GroupCommitter.DEFAULT_MAX_BATCH,
-            Duration.ZERO,
-            config.store().type().equals("postgres") ? 2 : 1,
-            "journal-committer");
-    new EngineMetrics(metrics).observe(committer);
+    int committers = config.store().type().equals("postgres") ? 2 : 1;
+    EngineMetrics observed = new EngineMetrics(metrics);
     this.node =
         OrchestratorNode.builder()
             .config(config.engine())
@@ -84,10 +81,24 @@ public final class NodeRuntime implements AutoCloseable {
             .capabilities(capabilities)
             .flowReader(new FlowParser(capabilities)::parse)
             .metrics(metrics)
-            .io(n -> new BatchingEngineIo(committer, leases, 4))
+            .io((ignored, journal, lease) -> batchedIo(journal, lease, committers, observed))
             .address(() -> advertisedAddress)
             .version(version)
             .build();
+  }
+
+  /** Group-committed appends and batched lease calls on threads of their own, observed. */
+  private static EngineIo batchedIo(
+      ExecutionJournal journal, LeaseManager leases, int committers, EngineMetrics metrics) {
+    GroupCommitter committer =
+        new GroupCommitter(
+            journal,
+            GroupCommitter.DEFAULT_MAX_BATCH,
+            Duration.ZERO,
+            committers,
+            "journal-committer");
+    metrics.observe(committer);
+    return new BatchingEngineIo(committer, leases, IO_THREADS);
   }
 
   /** Opens the store (waiting while it cannot be reached) and assembles the node, not started. */

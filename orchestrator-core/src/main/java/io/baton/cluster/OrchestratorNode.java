@@ -32,7 +32,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -86,7 +85,7 @@ public final class OrchestratorNode implements AutoCloseable {
     this.scheduler = builder.scheduler;
     this.stores = builder.stores;
     this.leases = builder.leases;
-    this.io = builder.io.apply(this);
+    this.io = builder.io.open(scheduler, stores.journal(), leases);
     FlowRegistry flows =
         new FlowRegistry(builder.reader, stores.metadata(), stores.blobs(), scheduler.clock());
     this.engine =
@@ -359,7 +358,7 @@ public final class OrchestratorNode implements AutoCloseable {
     private MetricRegistry metrics = new MetricRegistry();
     private RandomGenerator random = RandomGenerator.getDefault();
     private Supplier<UUID> ids = UUID::randomUUID;
-    private Function<OrchestratorNode, EngineIo> io;
+    private EngineIo.Factory io = SchedulerEngineIo::new;
     private Supplier<String> address = () -> "";
     private String version = "";
 
@@ -413,8 +412,11 @@ public final class OrchestratorNode implements AutoCloseable {
       return this;
     }
 
-    /** The engine's I/O; default: each call a task of the scheduler ({@link SchedulerEngineIo}). */
-    public Builder io(Function<OrchestratorNode, EngineIo> io) {
+    /**
+     * Opens the engine's I/O from the node's scheduler, journal and lease manager; default: each
+     * call a task of the scheduler ({@link SchedulerEngineIo}).
+     */
+    public Builder io(EngineIo.Factory io) {
       this.io = io;
       return this;
     }
@@ -442,9 +444,7 @@ public final class OrchestratorNode implements AutoCloseable {
       require(leases, "leases");
       require(capabilities, "capabilities");
       require(reader, "flowReader");
-      if (io == null) {
-        io = node -> new SchedulerEngineIo(scheduler, stores.journal(), leases);
-      }
+      require(io, "io");
       return new OrchestratorNode(this);
     }
 
