@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -38,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * configuration. Startup order: the store (with migrations), the lease, startup recovery, then
  * readiness; while the store or etcd cannot be reached, startup waits and retries. A node id that
  * another live process holds stops the startup ({@link NodeIdInUseException}). {@link #stop} drains
- * and releases; {@link #close()} frees everything in reverse order. Thread-safe.
+ * and releases; {@link #close()} frees everything. Both run steps of the node's one shutdown order
+ * ({@link OrchestratorNode}), which owns the stores and the scheduler. Thread-safe.
  */
 public final class NodeRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
@@ -84,6 +84,7 @@ public final class NodeRuntime implements AutoCloseable {
             .io((ignored, journal, lease) -> batchedIo(journal, lease, committers, observed))
             .address(() -> advertisedAddress)
             .version(version)
+            .ownsStoresAndScheduler()
             .build();
   }
 
@@ -229,15 +230,13 @@ public final class NodeRuntime implements AutoCloseable {
     return metrics;
   }
 
-  /** The graceful stop: drain, journal what finished, release every lease in one call. */
+  /**
+   * The graceful stop: the node's hand-off (drain, journal what finished, release every lease in
+   * one call), waited for with a bound.
+   */
   public void stop() {
     stopping = true;
-    try {
-      node.drain()
-          .get(config.engine().drainTimeout().plusSeconds(15).toMillis(), TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      log.warn("node {}: graceful stop did not finish cleanly: {}", config.nodeId(), e.toString());
-    }
+    node.drainAndWait();
   }
 
   /** Skips the drain: releases every lease now (a second signal). */
@@ -247,15 +246,10 @@ public final class NodeRuntime implements AutoCloseable {
     leases.releaseAll();
   }
 
+  /** The rest of the node's shutdown order; the node owns the stores and the scheduler. */
   @Override
   public void close() {
     stopping = true;
     node.close();
-    try {
-      stores.close();
-    } catch (Exception e) {
-      log.warn("closing the store failed: {}", e.toString());
-    }
-    scheduler.close();
   }
 }
