@@ -69,7 +69,7 @@ public final class NodeRuntime implements AutoCloseable {
     this.stores = opened.stores();
     this.leases = Backends.leases(config, scheduler, opened.highestToken());
     CapabilityRegistry capabilities = BuiltInCapabilities.registry();
-    int committers = config.store().type().equals("postgres") ? 2 : 1;
+    int committers = Backends.journalCommitters(config.store().type());
     EngineMetrics observed = new EngineMetrics(metrics);
     this.node =
         OrchestratorNode.builder()
