@@ -6,6 +6,7 @@ import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
 import io.baton.node.config.NodeConfig;
+import io.baton.node.config.StoreBackend;
 import io.baton.node.embedded.FileStores;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
@@ -15,7 +16,10 @@ import io.baton.time.Scheduler;
 import java.nio.file.Path;
 import java.time.Clock;
 
-/** Opens the store and the lease manager the configuration names. */
+/**
+ * Opens the store and the lease manager the configuration names: the one place that switches on
+ * {@link StoreBackend} and {@link io.baton.node.config.LeaseBackend}.
+ */
 final class Backends {
   private Backends() {}
 
@@ -24,12 +28,24 @@ final class Backends {
 
   static OpenedStores stores(NodeConfig.Store store, Clock clock) {
     return switch (store.type()) {
-      case "postgres" -> new OpenedStores(PostgresStores.create(postgres(store), clock), 0);
-      case "embedded" -> {
+      case POSTGRES -> new OpenedStores(PostgresStores.create(postgres(store), clock), 0);
+      case EMBEDDED -> {
         FileStores.Opened opened = FileStores.open(store.dataDir(), clock);
         yield new OpenedStores(opened.stores(), opened.highestToken());
       }
-      default -> new OpenedStores(InMemoryStores.create(clock), 0);
+      case MEMORY -> new OpenedStores(InMemoryStores.create(clock), 0);
+    };
+  }
+
+  /**
+   * Group-commit lanes for the store's journal: PostgreSQL commits two batches at once on separate
+   * connections; the embedded and memory stores append under one lock, so a second lane buys
+   * nothing.
+   */
+  static int journalCommitters(StoreBackend store) {
+    return switch (store) {
+      case POSTGRES -> 2;
+      case EMBEDDED, MEMORY -> 1;
     };
   }
 
@@ -46,14 +62,15 @@ final class Backends {
   }
 
   static LeaseManager leases(NodeConfig config, Scheduler scheduler, long highestToken) {
-    if (config.lease().type().equals("local")) {
-      return new InMemoryLeaseManager(
-          config.nodeId(),
-          config.lease().ttl(),
-          new InMemoryLeaseService(scheduler, highestToken),
-          scheduler);
-    }
-    return new EtcdLeaseManager(etcd(config), config.nodeId(), scheduler);
+    return switch (config.lease().type()) {
+      case LOCAL ->
+          new InMemoryLeaseManager(
+              config.nodeId(),
+              config.lease().ttl(),
+              new InMemoryLeaseService(scheduler, highestToken),
+              scheduler);
+      case ETCD -> new EtcdLeaseManager(etcd(config), config.nodeId(), scheduler);
+    };
   }
 
   static EtcdLeaseConfig etcd(NodeConfig config) {

@@ -6,20 +6,21 @@ import io.baton.node.http.HttpSettings;
 import io.baton.node.http.NodeReadiness;
 
 /**
- * The node's HTTP API, started on the configured address, with the readiness a signal turns off.
+ * The node's HTTP API, started on the configured address, with a readiness that the node's shutdown
+ * turns off first.
  */
 final class HttpServing implements AutoCloseable {
   private final HttpApi api;
-  private final NodeReadiness readiness;
 
-  private HttpServing(HttpApi api, NodeReadiness readiness) {
+  private HttpServing(HttpApi api) {
     this.api = api;
-    this.readiness = readiness;
   }
 
   static HttpServing start(NodeRuntime runtime) {
     NodeConfig.Http http = runtime.config().http();
     NodeReadiness readiness = new NodeReadiness(runtime.node());
+    // readiness goes off in the first step of the node's shutdown order
+    runtime.node().onReadinessOff(readiness::shuttingDown);
     HttpApi api =
         HttpApi.builder()
             .node(runtime.node())
@@ -33,16 +34,11 @@ final class HttpServing implements AutoCloseable {
             .clock(runtime.clock())
             .version(Version.current())
             .start();
-    return new HttpServing(api, readiness);
+    return new HttpServing(api);
   }
 
   int port() {
     return api.port();
-  }
-
-  /** Readiness goes false at once (the first thing a SIGTERM does). */
-  void notReady() {
-    readiness.shuttingDown();
   }
 
   @Override

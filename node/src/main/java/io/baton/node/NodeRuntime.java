@@ -8,10 +8,12 @@ import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
 import io.baton.engine.BatchingEngineIo;
+import io.baton.engine.EngineIo;
 import io.baton.engine.EngineMetrics;
 import io.baton.engine.StartupRecoveryFailedException;
 import io.baton.flow.FlowParser;
 import io.baton.flow.FlowValidationException;
+import io.baton.journal.ExecutionJournal;
 import io.baton.journal.GroupCommitter;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeIdInUseException;
@@ -25,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -36,12 +37,14 @@ import org.slf4j.LoggerFactory;
  * configuration. Startup order: the store (with migrations), the lease, startup recovery, then
  * readiness; while the store or etcd cannot be reached, startup waits and retries. A node id that
  * another live process holds stops the startup ({@link NodeIdInUseException}). {@link #stop} drains
- * and releases; {@link #close()} frees everything in reverse order. Thread-safe.
+ * and releases; {@link #close()} frees everything. Both run steps of the node's one shutdown order
+ * ({@link OrchestratorNode}), which owns the stores and the scheduler. Thread-safe.
  */
 public final class NodeRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
   private static final Duration RETRY_START = Duration.ofMillis(500);
   private static final Duration RETRY_MAX = Duration.ofSeconds(5);
+  private static final int IO_THREADS = 4;
 
   private final NodeConfig config;
   private final SystemScheduler scheduler;
@@ -66,14 +69,8 @@ public final class NodeRuntime implements AutoCloseable {
     this.stores = opened.stores();
     this.leases = Backends.leases(config, scheduler, opened.highestToken());
     CapabilityRegistry capabilities = BuiltInCapabilities.registry();
-    GroupCommitter committer =
-        new GroupCommitter(
-            stores.journal(),
-            GroupCommitter.DEFAULT_MAX_BATCH,
-            Duration.ZERO,
-            config.store().type().equals("postgres") ? 2 : 1,
-            "journal-committer");
-    new EngineMetrics(metrics).observe(committer);
+    int committers = Backends.journalCommitters(config.store().type());
+    EngineMetrics observed = new EngineMetrics(metrics);
     this.node =
         OrchestratorNode.builder()
             .config(config.engine())
@@ -84,10 +81,25 @@ public final class NodeRuntime implements AutoCloseable {
             .capabilities(capabilities)
             .flowReader(new FlowParser(capabilities)::parse)
             .metrics(metrics)
-            .io(n -> new BatchingEngineIo(committer, leases, 4))
+            .io((ignored, journal, lease) -> batchedIo(journal, lease, committers, observed))
             .address(() -> advertisedAddress)
             .version(version)
+            .ownsStoresAndScheduler()
             .build();
+  }
+
+  /** Group-committed appends and batched lease calls on threads of their own, observed. */
+  private static EngineIo batchedIo(
+      ExecutionJournal journal, LeaseManager leases, int committers, EngineMetrics metrics) {
+    GroupCommitter committer =
+        new GroupCommitter(
+            journal,
+            GroupCommitter.DEFAULT_MAX_BATCH,
+            Duration.ZERO,
+            committers,
+            "journal-committer");
+    metrics.observe(committer);
+    return new BatchingEngineIo(committer, leases, IO_THREADS);
   }
 
   /** Opens the store (waiting while it cannot be reached) and assembles the node, not started. */
@@ -218,15 +230,13 @@ public final class NodeRuntime implements AutoCloseable {
     return metrics;
   }
 
-  /** The graceful stop: drain, journal what finished, release every lease in one call. */
+  /**
+   * The graceful stop: the node's hand-off (drain, journal what finished, release every lease in
+   * one call), waited for with a bound.
+   */
   public void stop() {
     stopping = true;
-    try {
-      node.drain()
-          .get(config.engine().drainTimeout().plusSeconds(15).toMillis(), TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      log.warn("node {}: graceful stop did not finish cleanly: {}", config.nodeId(), e.toString());
-    }
+    node.drainAndWait();
   }
 
   /** Skips the drain: releases every lease now (a second signal). */
@@ -236,15 +246,10 @@ public final class NodeRuntime implements AutoCloseable {
     leases.releaseAll();
   }
 
+  /** The rest of the node's shutdown order; the node owns the stores and the scheduler. */
   @Override
   public void close() {
     stopping = true;
     node.close();
-    try {
-      stores.close();
-    } catch (Exception e) {
-      log.warn("closing the store failed: {}", e.toString());
-    }
-    scheduler.close();
   }
 }

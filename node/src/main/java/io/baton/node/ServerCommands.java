@@ -1,6 +1,8 @@
 package io.baton.node;
 
 import io.baton.node.config.ConfigKeys;
+import io.baton.node.config.LeaseBackend;
+import io.baton.node.config.StoreBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -43,9 +45,9 @@ final class ServerCommands {
     static Map<String, String> presets() {
       Map<String, String> presets = new LinkedHashMap<>();
       presets.put(ConfigKeys.NODE_ID.name(), "dev");
-      presets.put(ConfigKeys.STORE_TYPE.name(), "embedded");
+      presets.put(ConfigKeys.STORE_TYPE.name(), StoreBackend.EMBEDDED.configName());
       presets.put(ConfigKeys.STORE_DATA_DIR.name(), "baton-data");
-      presets.put(ConfigKeys.LEASE_TYPE.name(), "local");
+      presets.put(ConfigKeys.LEASE_TYPE.name(), LeaseBackend.LOCAL.configName());
       presets.put(ConfigKeys.LEASE_TTL.name(), "5s");
       if (Files.isDirectory(Path.of("examples"))) {
         presets.put(ConfigKeys.FLOWS_DIR.name(), "examples");

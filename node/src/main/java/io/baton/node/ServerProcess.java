@@ -123,12 +123,10 @@ final class ServerProcess {
     volatile NodeRuntime runtime;
     volatile HttpServing http;
 
+    /** The hand-off; readiness goes off as its first step (the API listens for it). */
     void stop() {
       if (runtime == null) {
         Runtime.getRuntime().halt(0);
-      }
-      if (http != null) {
-        http.notReady();
       }
       runtime.stop();
     }
@@ -139,6 +137,7 @@ final class ServerProcess {
       }
     }
 
+    /** The API first, its own resource; then the rest of the node's shutdown order. */
     void close() {
       if (http != null) {
         http.close();

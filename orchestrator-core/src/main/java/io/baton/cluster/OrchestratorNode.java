@@ -2,6 +2,8 @@ package io.baton.cluster;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.CapabilityRegistry;
+import io.baton.cluster.ShutdownOrder.ClosingStep;
+import io.baton.cluster.ShutdownOrder.HandOffStep;
 import io.baton.engine.ClaimService;
 import io.baton.engine.Engine;
 import io.baton.engine.EngineConfig;
@@ -31,8 +33,12 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -43,10 +49,33 @@ import org.slf4j.LoggerFactory;
  * grants the lease, re-adopts the node's own runs, then claims orphans; a graceful stop drains
  * running steps, journals what finished and releases every lease in one call, so other nodes adopt
  * the runs at once. A lost lease drops every run; when a fresh lease is granted the node re-adopts
- * what nobody claimed meanwhile. Thread-safe; lifecycle NEW → STARTED → STOPPED.
+ * what nobody claimed meanwhile. The whole shutdown order, each step bounded, is written down in
+ * one place, {@code shutdownOrder()}: {@link #drain()} runs its hand-off steps, {@link #close()}
+ * the rest. Thread-safe; lifecycle NEW → STARTED → STOPPED.
  */
 public final class OrchestratorNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(OrchestratorNode.class);
+
+  /** The bound of steps that flip a flag and return: they have nothing to wait for. */
+  private static final Duration AT_ONCE = Duration.ZERO;
+
+  /** How long past the drain timeout the drain step waits for the engine's loop to report it. */
+  private static final Duration DRAIN_SLACK = Duration.ofSeconds(5);
+
+  /** Announcing the node as draining and revoking its lease: a few lease-service round trips. */
+  private static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The lease client, then the I/O threads (each group-committer lane may take up to 5 s). */
+  private static final Duration IO_CLOSE_TIMEOUT = Duration.ofSeconds(15);
+
+  /** The stores' connection pool. */
+  private static final Duration STORES_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The scheduler's threads (a {@code SystemScheduler} waits up to 5 s for running tasks). */
+  private static final Duration SCHEDULER_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** What a caller blocked on the hand-off waits beyond its steps' bounds, should timers stall. */
+  private static final Duration HAND_OFF_SLACK = Duration.ofSeconds(5);
 
   /** The node's lifecycle. */
   public enum Phase {
@@ -74,6 +103,13 @@ public final class OrchestratorNode implements AutoCloseable {
   private final Supplier<String> address;
   private final String version;
   private final Instant createdAt;
+  private final AutoCloseable ownedStores;
+  private final AutoCloseable ownedScheduler;
+  private final ShutdownOrder shutdown;
+  private final List<Runnable> readinessListeners = new CopyOnWriteArrayList<>();
+  private final Object handOffLock = new Object();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile HandOff handOff;
   private volatile NodeInfo info;
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
   private volatile ConnectionState lastLeaseState = ConnectionState.CONNECTED;
@@ -86,7 +122,7 @@ public final class OrchestratorNode implements AutoCloseable {
     this.scheduler = builder.scheduler;
     this.stores = builder.stores;
     this.leases = builder.leases;
-    this.io = builder.io.apply(this);
+    this.io = builder.io.open(scheduler, stores.journal(), leases);
     FlowRegistry flows =
         new FlowRegistry(builder.reader, stores.metadata(), stores.blobs(), scheduler.clock());
     this.engine =
@@ -121,8 +157,20 @@ public final class OrchestratorNode implements AutoCloseable {
     this.address = builder.address;
     this.version = builder.version;
     this.createdAt = scheduler.now();
+    this.ownedStores = builder.ownsStoresAndScheduler ? stores : OrchestratorNode::notOwned;
+    this.ownedScheduler =
+        builder.ownsStoresAndScheduler && scheduler instanceof AutoCloseable closeable
+            ? closeable
+            : OrchestratorNode::notOwned;
+    this.shutdown = shutdownOrder();
     builder.metrics.gauge(EngineMetrics.LEASE_STATE, () -> () -> leases.state().gaugeValue());
   }
+
+  /** What the node closes in place of the stores or the scheduler that its caller owns. */
+  private static void notOwned() {}
+
+  /** A hand-off under way: its end, and when a caller blocked on it stops waiting. */
+  private record HandOff(CompletableFuture<Void> ended, long deadlineNanos) {}
 
   public static Builder builder() {
     return new Builder();
@@ -266,43 +314,140 @@ public final class OrchestratorNode implements AutoCloseable {
   }
 
   /**
-   * The graceful stop: readiness goes false, claiming stops, running steps get up to {@code
-   * drainTimeout} to finish and be journaled, then every lease is released in one call.
+   * The whole shutdown order, first step first, each with its bound and the reason for its place
+   * (db-scheduler's {@code Scheduler.stop()} is the model). {@link #drain()} runs the hand-off
+   * steps on the node's scheduler; {@link #close()} waits for them, or runs them when no drain has,
+   * then runs the closing steps. A step that fails or outlives its bound is logged and the next one
+   * runs anyway.
+   */
+  private ShutdownOrder shutdownOrder() {
+    return new ShutdownOrder(
+        nodeId(),
+        List.of(
+            // readiness first: load balancers and peers stop sending work before anything stops
+            new HandOffStep("readiness off", AT_ONCE, this::readinessOff),
+            // the claimer before the drain: no run may arrive while the running ones finish
+            new HandOffStep("claimer", AT_ONCE, this::stopClaiming),
+            // drain while the lease still proves ownership: what finishes is journaled, not fenced
+            new HandOffStep("drain", config.drainTimeout().plus(DRAIN_SLACK), this::awaitDrained),
+            // release after the journal is written, in one call: the others adopt every run at once
+            new HandOffStep("release all", RELEASE_TIMEOUT, this::releaseAll)),
+        List.of(
+            // the I/O after the release, which runs on it
+            new ClosingStep("I/O", IO_CLOSE_TIMEOUT, this::closeIo),
+            // the stores after the I/O, whose threads write to them until they stop
+            new ClosingStep("stores", STORES_CLOSE_TIMEOUT, ownedStores),
+            // the scheduler last: the engine's loop, the lease keep-alive and every timer above
+            // run on it (db-scheduler stops its heartbeats last for the same reason)
+            new ClosingStep("scheduler", SCHEDULER_CLOSE_TIMEOUT, ownedScheduler)));
+  }
+
+  /**
+   * The graceful stop, the hand-off steps of the shutdown order: readiness goes false, claiming
+   * stops, running steps get up to {@code drainTimeout} to finish and be journaled, then every
+   * lease is released in one call. Calling it again while the hand-off runs returns the same
+   * future; a node that is not started, was halted or failed to start has nothing to hand off. The
+   * future never completes exceptionally.
    */
   public CompletableFuture<Void> drain() {
-    if (!phase.compareAndSet(Phase.READY, Phase.DRAINING)
-        && !phase.compareAndSet(Phase.STARTING, Phase.DRAINING)) {
-      return CompletableFuture.completedFuture(null);
+    synchronized (handOffLock) {
+      if (!phase.compareAndSet(Phase.READY, Phase.DRAINING)
+          && !phase.compareAndSet(Phase.STARTING, Phase.DRAINING)) {
+        HandOff running = handOff;
+        return running != null ? running.ended() : CompletableFuture.completedFuture(null);
+      }
+      long deadline = scheduler.nanoTime() + shutdown.handOffBound().plus(HAND_OFF_SLACK).toNanos();
+      CompletableFuture<Void> ended =
+          shutdown
+              .runHandOff(scheduler)
+              .whenComplete(
+                  (done, failure) -> {
+                    phase.set(Phase.STOPPED);
+                    log.info("node {} stopped", nodeId());
+                  });
+      handOff = new HandOff(ended, deadline);
+      return ended;
     }
+  }
+
+  /**
+   * {@link #drain()}, waited for on the calling thread. The scheduler's timers bound each step;
+   * this wait holds even when they stall, ending a few seconds past the sum of the steps' bounds.
+   *
+   * @return whether the hand-off ended (or there was none) before the wait ran out
+   */
+  public boolean drainAndWait() {
+    CompletableFuture<Void> ended = drain();
+    HandOff running = handOff;
+    long waitNanos = running == null ? 0 : running.deadlineNanos() - scheduler.nanoTime();
+    try {
+      ended.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException late) {
+      log.warn("node {}: the hand-off did not end in time; closing anyway", nodeId());
+    } catch (ExecutionException failure) {
+      log.warn("node {}: the hand-off failed; closing anyway", nodeId(), failure.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      log.warn("node {}: interrupted while waiting for the hand-off", nodeId());
+    }
+    return false;
+  }
+
+  /**
+   * Runs {@code listener} in the first step of the shutdown order, as readiness goes off (the HTTP
+   * API's readiness, say). It runs on the thread that begins the drain and must return at once.
+   */
+  public void onReadinessOff(Runnable listener) {
+    readinessListeners.add(listener);
+  }
+
+  // The phase turned DRAINING when the hand-off began, so isReady() is false already.
+  private CompletableFuture<Void> readinessOff() {
+    readinessListeners.forEach(Runnable::run);
     log.info(
         "node {} draining ({} runs, up to {})",
         nodeId(),
         engine.activeCount(),
         config.drainTimeout());
+    return CompletableFuture.completedFuture(null);
+  }
+
+  private CompletableFuture<Void> stopClaiming() {
     claimer.stop();
     poller.stop();
     engine.startDraining();
+    return CompletableFuture.completedFuture(null);
+  }
+
+  private CompletableFuture<Void> awaitDrained() {
     return engine
         .awaitQuiet(config.drainTimeout())
-        .thenCompose(
-            quiet ->
-                io.call(
-                    "release all leases",
-                    () -> {
-                      if (!quiet) {
-                        log.warn(
-                            "node {}: drain timed out; releasing runs with steps still running",
-                            nodeId());
-                      }
-                      releaseAnnounced();
-                      return null;
-                    }))
-        .thenCompose(released -> engine.dropAll("released at shutdown"))
-        .whenComplete(
-            (done, failure) -> {
-              phase.set(Phase.STOPPED);
-              log.info("node {} stopped", nodeId());
+        .thenAccept(
+            quiet -> {
+              if (!quiet) {
+                log.warn(
+                    "node {}: drain timed out; releasing runs with steps still running", nodeId());
+              }
             });
+  }
+
+  private CompletableFuture<Void> releaseAll() {
+    return io.call(
+            "release all leases",
+            () -> {
+              releaseAnnounced();
+              return null;
+            })
+        .thenCompose(released -> engine.dropAll("released at shutdown"));
+  }
+
+  private void closeIo() {
+    try {
+      leases.close();
+    } finally {
+      io.close();
+    }
   }
 
   /**
@@ -338,13 +483,18 @@ public final class OrchestratorNode implements AutoCloseable {
     return claimer.pass();
   }
 
+  /**
+   * Runs the rest of the shutdown order: the hand-off (waited for, or run when no drain has), then
+   * the closing steps: the I/O, and the stores and the scheduler when the node owns them.
+   * Idempotent: a second call returns at once.
+   */
   @Override
   public void close() {
-    if (phase.get() != Phase.STOPPED) {
-      drain().join();
+    if (!closed.compareAndSet(false, true)) {
+      return;
     }
-    leases.close();
-    io.close();
+    drainAndWait();
+    shutdown.runClosing();
   }
 
   /** Builds a node; every collaborator is injected so tests and the simulation control them. */
@@ -359,9 +509,10 @@ public final class OrchestratorNode implements AutoCloseable {
     private MetricRegistry metrics = new MetricRegistry();
     private RandomGenerator random = RandomGenerator.getDefault();
     private Supplier<UUID> ids = UUID::randomUUID;
-    private Function<OrchestratorNode, EngineIo> io;
+    private EngineIo.Factory io = SchedulerEngineIo::new;
     private Supplier<String> address = () -> "";
     private String version = "";
+    private boolean ownsStoresAndScheduler;
 
     public Builder config(EngineConfig config) {
       this.config = config;
@@ -413,8 +564,11 @@ public final class OrchestratorNode implements AutoCloseable {
       return this;
     }
 
-    /** The engine's I/O; default: each call a task of the scheduler ({@link SchedulerEngineIo}). */
-    public Builder io(Function<OrchestratorNode, EngineIo> io) {
+    /**
+     * Opens the engine's I/O from the node's scheduler, journal and lease manager; default: each
+     * call a task of the scheduler ({@link SchedulerEngineIo}).
+     */
+    public Builder io(EngineIo.Factory io) {
       this.io = io;
       return this;
     }
@@ -435,6 +589,16 @@ public final class OrchestratorNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Hands the stores and the scheduler to the node: the last two steps of its shutdown order
+     * close them, after its I/O. The scheduler must then be {@link AutoCloseable}. By default the
+     * caller closes them (tests and the simulation share them between nodes).
+     */
+    public Builder ownsStoresAndScheduler() {
+      this.ownsStoresAndScheduler = true;
+      return this;
+    }
+
     public OrchestratorNode build() {
       require(config, "config");
       require(scheduler, "scheduler");
@@ -442,8 +606,12 @@ public final class OrchestratorNode implements AutoCloseable {
       require(leases, "leases");
       require(capabilities, "capabilities");
       require(reader, "flowReader");
-      if (io == null) {
-        io = node -> new SchedulerEngineIo(scheduler, stores.journal(), leases);
+      require(io, "io");
+      if (ownsStoresAndScheduler && !(scheduler instanceof AutoCloseable)) {
+        throw new IllegalStateException(
+            "OrchestratorNode cannot close the scheduler it owns: "
+                + scheduler.getClass().getName()
+                + " is not AutoCloseable");
       }
       return new OrchestratorNode(this);
     }

@@ -6,6 +6,7 @@ import io.baton.journal.GroupCommitter;
 import io.baton.lease.AcquireResult;
 import io.baton.lease.LeaseManager;
 import io.baton.time.NamedThreads;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,9 @@ import java.util.stream.Collectors;
 public final class BatchingEngineIo implements EngineIo {
   /** Keys per lease batch (etcd's default transaction limit is 128 operations). */
   public static final int LEASE_BATCH = 128;
+
+  /** How long {@link #close()} waits for a blocking call still running on the pool. */
+  private static final Duration POOL_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   private final GroupCommitter committer;
   private final Batcher<UUID, AcquireResult> acquirer;
@@ -80,6 +84,10 @@ public final class BatchingEngineIo implements EngineIo {
     return CompletableFuture.supplyAsync(work, pool);
   }
 
+  /**
+   * Closes this I/O's own threads; where that happens in a node's shutdown is the node's business
+   * ({@link io.baton.cluster.OrchestratorNode}). Queued lease calls and appends fail.
+   */
   @Override
   public void close() {
     acquirer.close();
@@ -87,7 +95,7 @@ public final class BatchingEngineIo implements EngineIo {
     committer.close();
     pool.shutdownNow();
     try {
-      pool.awaitTermination(5, TimeUnit.SECONDS);
+      pool.awaitTermination(POOL_CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

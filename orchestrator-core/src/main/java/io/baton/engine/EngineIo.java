@@ -2,7 +2,10 @@ package io.baton.engine;
 
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
+import io.baton.journal.ExecutionJournal;
 import io.baton.lease.AcquireResult;
+import io.baton.lease.LeaseManager;
+import io.baton.time.Scheduler;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,4 +43,14 @@ public interface EngineIo extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * Opens a node's I/O from the collaborators the node was built with. The node calls it once,
+   * while it is built, owns what it returns and closes it in its shutdown order. It receives these
+   * pieces rather than the node, so that no half-built node escapes its constructor.
+   */
+  @FunctionalInterface
+  interface Factory {
+    EngineIo open(Scheduler scheduler, ExecutionJournal journal, LeaseManager leases);
+  }
 }

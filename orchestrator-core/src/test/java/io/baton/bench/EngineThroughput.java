@@ -106,9 +106,6 @@ public final class EngineThroughput {
       MetricRegistry metrics = new MetricRegistry();
       var registry = BuiltInCapabilities.registry();
       LeaseManager lease = leases.apply(scheduler);
-      GroupCommitter committer =
-          new GroupCommitter(stores.journal(), 512, Duration.ZERO, committers, "bench-committer");
-      new EngineMetrics(metrics).observe(committer);
       OrchestratorNode node =
           OrchestratorNode.builder()
               .config(EngineConfig.defaults("bench-node").withMaxConcurrentRuns(window * 2))
@@ -119,7 +116,14 @@ public final class EngineThroughput {
               .capabilities(registry)
               .flowReader(new FlowParser(registry)::parse)
               .metrics(metrics)
-              .io(n -> new BatchingEngineIo(committer, lease, 4))
+              .io(
+                  (nodeScheduler, journal, nodeLease) -> {
+                    GroupCommitter committer =
+                        new GroupCommitter(
+                            journal, 512, Duration.ZERO, committers, "bench-committer");
+                    new EngineMetrics(metrics).observe(committer);
+                    return new BatchingEngineIo(committer, nodeLease, 4);
+                  })
               .build();
       node.start().get(30, TimeUnit.SECONDS);
       node.orchestrator().applyFlow(flowOfProperty(), "bench-3.yaml");

@@ -224,9 +224,8 @@ final class ClusterSimulation {
             .random(nodeRandom)
             .ids(() -> new UUID(nodeRandom.nextLong(), nodeRandom.nextLong()))
             .io(
-                node ->
-                    new SimIo(
-                        sim.view, stores.journal(), leases, new Random(nodeRandom.nextLong())))
+                (scheduler, journal, nodeLeases) ->
+                    new SimIo(scheduler, journal, nodeLeases, new Random(nodeRandom.nextLong())))
             .build();
     OrchestratorNode node = sim.node;
     node.engine()

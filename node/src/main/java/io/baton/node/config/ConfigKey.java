@@ -23,6 +23,14 @@ public record ConfigKey(
         + name.replace('.', '_').replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
   }
 
+  /**
+   * How a constant of an enum-valued key is written in configuration: {@code POSTGRES} → {@code
+   * postgres}.
+   */
+  public static String choiceName(Enum<?> constant) {
+    return constant.name().toLowerCase(Locale.ROOT);
+  }
+
   /** {@code lease.ttl} → {@code --lease-ttl}. */
   public String flagName() {
     return "--"

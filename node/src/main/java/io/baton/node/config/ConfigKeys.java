@@ -4,6 +4,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.lease.LeaseManager;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.time.Durations;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,11 +45,8 @@ public final class ConfigKeys {
   public static final ConfigKey STORE_TYPE =
       choice(
           "store.type",
-          "postgres",
-          "Where runs are journaled: PostgreSQL, an embedded file-backed store (one node only), or memory (nothing survives a restart).",
-          "postgres",
-          "embedded",
-          "memory");
+          StoreBackend.POSTGRES,
+          "Where runs are journaled: PostgreSQL, an embedded file-backed store (one node only), or memory (nothing survives a restart).");
   public static final ConfigKey STORE_URL =
       add(
           "store.url",
@@ -107,10 +105,8 @@ public final class ConfigKeys {
   public static final ConfigKey LEASE_TYPE =
       choice(
           "lease.type",
-          "etcd",
-          "Who proves ownership of runs: etcd, or a lease service inside this process (one node only).",
-          "etcd",
-          "local");
+          LeaseBackend.ETCD,
+          "Who proves ownership of runs: etcd, or a lease service inside this process (one node only).");
   public static final ConfigKey LEASE_ENDPOINTS =
       add("lease.endpoints", ConfigType.LIST, "http://127.0.0.1:2379", "etcd endpoints.");
   public static final ConfigKey LEASE_PREFIX =
@@ -193,6 +189,15 @@ public final class ConfigKeys {
     ConfigKey key = new ConfigKey(name, ConfigType.CHOICE, defaultValue, meaning, List.of(choices));
     KEYS.put(name, key);
     return key;
+  }
+
+  /** A key whose values are the constants of the default's enum, in declaration order. */
+  private static <E extends Enum<E>> ConfigKey choice(String name, E defaultValue, String meaning) {
+    String[] choices =
+        Arrays.stream(defaultValue.getDeclaringClass().getEnumConstants())
+            .map(ConfigKey::choiceName)
+            .toArray(String[]::new);
+    return choice(name, ConfigKey.choiceName(defaultValue), meaning, choices);
   }
 
   public static List<ConfigKey> all() {

@@ -26,7 +26,7 @@ public record NodeConfig(
 
   /** Where runs are stored. */
   public record Store(
-      String type,
+      StoreBackend type,
       String url,
       String user,
       String password,
@@ -39,7 +39,7 @@ public record NodeConfig(
 
   /** Who proves ownership of runs. */
   public record Lease(
-      String type,
+      LeaseBackend type,
       List<String> endpoints,
       String prefix,
       Duration ttl,
@@ -77,7 +77,7 @@ public record NodeConfig(
 
   private static Store store(Settings settings) {
     return new Store(
-        settings.choice(ConfigKeys.STORE_TYPE),
+        settings.choice(ConfigKeys.STORE_TYPE, StoreBackend.class),
         settings.string(ConfigKeys.STORE_URL),
         settings.string(ConfigKeys.STORE_USER),
         settings.optional(ConfigKeys.STORE_PASSWORD).orElse(""),
@@ -95,7 +95,7 @@ public record NodeConfig(
       throw settings.bad(ConfigKeys.LEASE_PREFIX, "a prefix ends with '/'");
     }
     return new Lease(
-        settings.choice(ConfigKeys.LEASE_TYPE),
+        settings.choice(ConfigKeys.LEASE_TYPE, LeaseBackend.class),
         settings.list(ConfigKeys.LEASE_ENDPOINTS),
         prefix,
         positiveDuration(settings, ConfigKeys.LEASE_TTL),

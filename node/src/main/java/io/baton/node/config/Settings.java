@@ -72,6 +72,21 @@ public final class Settings {
     return text;
   }
 
+  /**
+   * The constant of an enum-valued key, read once: a value that names none is refused with the key,
+   * where the value came from and the allowed values.
+   */
+  public <E extends Enum<E>> E choice(ConfigKey key, Class<E> type) {
+    String text = choice(key);
+    for (E constant : type.getEnumConstants()) {
+      if (ConfigKey.choiceName(constant).equals(text)) {
+        return constant;
+      }
+    }
+    throw new IllegalStateException(
+        "the choices of key " + key.name() + " are not the constants of " + type.getSimpleName());
+  }
+
   /** An error naming the key, its value and its source. */
   public ConfigException bad(ConfigKey key, String why) {
     Value value = values.get(key.name());

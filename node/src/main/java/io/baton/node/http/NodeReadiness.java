@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * A node is ready while it is started and not draining, holds a live lease and its store answers a
- * ping. {@link #shuttingDown()} turns it not ready at once, before the drain begins (the first
- * thing a SIGTERM does). Thread-safe.
+ * ping. {@link #shuttingDown()} turns it not ready at once, before the drain begins (the node
+ * process registers it with {@link OrchestratorNode#onReadinessOff}, the first step of the node's
+ * shutdown order). Thread-safe.
  */
 public final class NodeReadiness implements Readiness {
   private final OrchestratorNode node;

@@ -63,8 +63,6 @@ final class BenchCluster implements AutoCloseable {
                 .build(),
             nodeId,
             scheduler);
-    GroupCommitter committer =
-        new GroupCommitter(stores.journal(), 256, Duration.ZERO, 2, nodeId + "-committer");
     MetricRegistry metrics = new MetricRegistry();
     new EngineMetrics(metrics).observe(committer);
     OrchestratorNode node =
@@ -78,9 +76,11 @@ final class BenchCluster implements AutoCloseable {
             .flowReader(new FlowParser(capabilities)::parse)
             .metrics(metrics)
             .io(
-                n ->
+                (nodeScheduler, journal, lease) ->
                     new BatchingEngineIo(
-                        committer, leases, Integer.getInteger("baton.bench.ioThreads", 4)))
+                        new GroupCommitter(journal, 256, Duration.ZERO, 2, nodeId + "-committer"),
+                        lease,
+                        Integer.getInteger("baton.bench.ioThreads", 4)))
             .build();
     node.start().get(5, TimeUnit.MINUTES);
     closing.add(

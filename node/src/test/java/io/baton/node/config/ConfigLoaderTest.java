@@ -31,7 +31,8 @@ class ConfigLoaderTest {
     assertThat(config.nodeId()).isEqualTo("n1");
     assertThat(config.http().host()).isEqualTo("127.0.0.1");
     assertThat(config.http().port()).isEqualTo(8080);
-    assertThat(config.store().type()).isEqualTo("postgres");
+    assertThat(config.store().type()).isEqualTo(StoreBackend.POSTGRES);
+    assertThat(config.lease().type()).isEqualTo(LeaseBackend.ETCD);
     assertThat(config.lease().ttl()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.lease().prefix()).isEqualTo("/baton/default/");
     assertThat(config.recovery().checkInterval()).isEqualTo(Duration.ofSeconds(10));
@@ -94,6 +95,30 @@ class ConfigLoaderTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("execution.maxConcurrentRuns")
         .hasMessageContaining("environment variable BATON_EXECUTION_MAX_CONCURRENT_RUNS");
+  }
+
+  @Test
+  void backends_are_named_in_lower_case_in_the_file_the_environment_and_flags() throws IOException {
+    Path file =
+        file(
+            """
+        store: {type: memory}
+        lease.type: local
+        """);
+    NodeConfig fromFile = load(file, Map.of(), Map.of());
+    assertThat(fromFile.store().type()).isEqualTo(StoreBackend.MEMORY);
+    assertThat(fromFile.lease().type()).isEqualTo(LeaseBackend.LOCAL);
+    NodeConfig fromEnv = load(null, Map.of("BATON_STORE_TYPE", "embedded"), Map.of());
+    assertThat(fromEnv.store().type()).isEqualTo(StoreBackend.EMBEDDED);
+    NodeConfig fromFlags = load(null, Map.of(), Map.of("lease.type", "etcd"));
+    assertThat(fromFlags.lease().type()).isEqualTo(LeaseBackend.ETCD);
+    assertThatThrownBy(() -> load(null, Map.of(), Map.of("lease.type", "zookeeper")))
+        .hasMessageContaining("lease.type")
+        .hasMessageContaining("etcd, local");
+    assertThatThrownBy(() -> load(null, Map.of("BATON_STORE_TYPE", "POSTGRES"), Map.of()))
+        .hasMessageContaining("store.type")
+        .hasMessageContaining("BATON_STORE_TYPE")
+        .hasMessageContaining("postgres, embedded, memory");
   }
 
   @Test

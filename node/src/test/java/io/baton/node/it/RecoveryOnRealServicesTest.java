@@ -114,8 +114,6 @@ class RecoveryOnRealServicesTest {
                 .build(),
             nodeId,
             scheduler);
-    GroupCommitter committer =
-        new GroupCommitter(stores.journal(), 256, Duration.ZERO, 1, nodeId + "-committer");
     OrchestratorNode node =
         OrchestratorNode.builder()
             .config(EngineConfig.defaults(nodeId).withDrainTimeout(Duration.ofMillis(300)))
@@ -126,7 +124,12 @@ class RecoveryOnRealServicesTest {
             .capabilities(capabilities)
             .flowReader(new FlowParser(capabilities)::parse)
             .metrics(new MetricRegistry())
-            .io(n -> new BatchingEngineIo(committer, leases, 4))
+            .io(
+                (nodeScheduler, journal, lease) ->
+                    new BatchingEngineIo(
+                        new GroupCommitter(journal, 256, Duration.ZERO, 1, nodeId + "-committer"),
+                        lease,
+                        4))
             .build();
     node.start().get(30, TimeUnit.SECONDS);
     nodes.add(new Running(node, scheduler, stores));
