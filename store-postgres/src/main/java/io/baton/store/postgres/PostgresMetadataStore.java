@@ -11,7 +11,7 @@ import io.baton.store.SignalType;
 import io.baton.store.postgres.internal.Database;
 import io.baton.store.postgres.internal.FlowVersions;
 import io.baton.store.postgres.internal.RunRows;
-import io.baton.store.postgres.internal.SignalInbox;
+import io.baton.store.postgres.internal.RunSignals;
 import io.baton.store.postgres.internal.Sql;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,12 +35,12 @@ public final class PostgresMetadataStore implements MetadataStore {
 
   private final Database database;
   private final FlowVersions flows;
-  private final SignalInbox signals;
+  private final RunSignals signals;
 
   PostgresMetadataStore(Database database) {
     this.database = database;
     this.flows = new FlowVersions(database);
-    this.signals = new SignalInbox(database);
+    this.signals = new RunSignals(database);
   }
 
   // --- flows -------------------------------------------------------------------------------

@@ -23,13 +23,13 @@ import java.util.UUID;
  * it) or the signal sees the root WAITING and makes it due, or finished and is refused.
  * Thread-safe.
  */
-public final class SignalInbox {
+public final class RunSignals {
   private static final String COLUMNS =
       "s.id, s.root_run_id, s.run_id, s.type, s.step, s.payload::text AS payload, s.created_at";
 
   private final Database database;
 
-  public SignalInbox(Database database) {
+  public RunSignals(Database database) {
     this.database = database;
   }
 
