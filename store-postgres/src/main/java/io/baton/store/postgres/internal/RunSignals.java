@@ -99,7 +99,7 @@ public final class RunSignals {
                         + " FROM run_signals s WHERE s.root_run_id = :root"
                         + " ORDER BY s.id")
                 .bind("root", rootRunId)
-                .map((rs, ctx) -> signal(rs))
+                .mapTo(Signal.class)
                 .list());
   }
 
@@ -119,7 +119,7 @@ public final class RunSignals {
                             + COLUMNS
                             + " FROM run_signals s WHERE s.root_run_id = ANY(:roots) ORDER BY s.id")
                     .bindArray("roots", UUID.class, rootRunIds)
-                    .map((rs, ctx) -> signal(rs))
+                    .mapTo(Signal.class)
                     .list())
         .forEach(
             signal ->
@@ -141,7 +141,8 @@ public final class RunSignals {
                 .execute());
   }
 
-  private static Signal signal(ResultSet rs) throws SQLException {
+  /** A row selected with {@code COLUMNS}; registered as the mapper of {@link Signal}. */
+  static Signal map(ResultSet rs) throws SQLException {
     return new Signal(
         rs.getLong("id"),
         Sql.uuid(rs, "root_run_id"),
