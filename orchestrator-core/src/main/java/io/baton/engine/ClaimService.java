@@ -12,8 +12,8 @@ import io.baton.journal.replay.Replay;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
 import io.baton.lease.AcquireResult;
-import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
+import io.baton.store.SignalInbox;
 import io.baton.store.StoreUnavailableException;
 import io.baton.time.Futures;
 import io.baton.time.Scheduler;
@@ -50,11 +50,11 @@ public final class ClaimService {
   private final Announcements announcements;
   private final FlowRegistry flows;
   private final ExecutionJournal journal;
-  private final MetadataStore metadata;
+  private final SignalInbox signalInbox;
   private final SetAsideRuns setAside;
 
   public ClaimService(
-      Engine engine, FlowRegistry flows, ExecutionJournal journal, MetadataStore metadata) {
+      Engine engine, FlowRegistry flows, ExecutionJournal journal, SignalInbox signalInbox) {
     this.engine = engine;
     this.nodeId = engine.nodeId();
     this.io = engine.io();
@@ -62,7 +62,7 @@ public final class ClaimService {
     this.announcements = engine.announcements();
     this.flows = flows;
     this.journal = journal;
-    this.metadata = metadata;
+    this.signalInbox = signalInbox;
     this.setAside = new SetAsideRuns(scheduler::now);
     engine.metrics().registry().gauge(EngineMetrics.SET_ASIDE, () -> setAside::size);
   }
@@ -280,7 +280,7 @@ public final class ClaimService {
   private Map<UUID, Loaded> loadAll(Collection<UUID> roots) {
     Map<UUID, Loaded> loaded = new HashMap<>();
     Map<UUID, TreeState> trees = replayIsolated(roots, loaded);
-    Map<UUID, List<Signal>> signals = metadata.signalsForTrees(trees.keySet());
+    Map<UUID, List<Signal>> signals = signalInbox.signalsForTrees(trees.keySet());
     trees.forEach(
         (root, tree) -> {
           if (tree.root() != null) {

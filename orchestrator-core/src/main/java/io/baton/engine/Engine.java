@@ -7,8 +7,8 @@ import io.baton.internal.Defect;
 import io.baton.journal.RunStatus;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
-import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
+import io.baton.store.SignalInbox;
 import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import io.baton.time.SerialExecutor;
@@ -77,7 +77,7 @@ public final class Engine {
       EngineIo io,
       CapabilityRegistry capabilities,
       FlowRegistry flows,
-      MetadataStore metadata,
+      SignalInbox signalInbox,
       EngineMetrics metrics,
       RandomGenerator random) {
     this.config = config;
@@ -87,7 +87,7 @@ public final class Engine {
     this.loop = new SerialExecutor(scheduler);
     this.capacity = new Capacity(config);
     this.announcements = new Announcements(metrics, events);
-    this.receipts = new SignalReceipts(io, metadata);
+    this.receipts = new SignalReceipts(io, signalInbox);
     this.appends =
         new AppendPipeline(
             config.nodeId(),

@@ -3,7 +3,7 @@ package io.baton.engine;
 import io.baton.flow.Flow;
 import io.baton.store.BlobStore;
 import io.baton.store.FlowRecord;
-import io.baton.store.MetadataStore;
+import io.baton.store.FlowStore;
 import io.baton.store.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -20,14 +20,14 @@ public final class FlowRegistry {
   public static final String BLOB_TYPE = "flow";
 
   private final FlowReader reader;
-  private final MetadataStore metadata;
+  private final FlowStore flowStore;
   private final BlobStore blobs;
   private final Clock clock;
   private final ConcurrentHashMap<String, Flow> byHash = new ConcurrentHashMap<>();
 
-  public FlowRegistry(FlowReader reader, MetadataStore metadata, BlobStore blobs, Clock clock) {
+  public FlowRegistry(FlowReader reader, FlowStore flowStore, BlobStore blobs, Clock clock) {
     this.reader = reader;
-    this.metadata = metadata;
+    this.flowStore = flowStore;
     this.blobs = blobs;
     this.clock = clock;
   }
@@ -49,15 +49,15 @@ public final class FlowRegistry {
           "flow " + flow.name() + " hashes to " + hash + " but claims " + flow.hash());
     }
     byHash.put(hash, flow);
-    if (!metadata.latestFlow(flow.name()).map(r -> r.hash().equals(hash)).orElse(false)) {
-      metadata.saveFlow(new FlowRecord(flow.name(), hash, clock.instant()));
+    if (!flowStore.latestFlow(flow.name()).map(r -> r.hash().equals(hash)).orElse(false)) {
+      flowStore.saveFlow(new FlowRecord(flow.name(), hash, clock.instant()));
     }
     return flow;
   }
 
   /** The newest version of the named flow. */
   public Optional<Flow> latest(String name) {
-    return metadata.latestFlow(name).map(record -> byHash(record.hash()));
+    return flowStore.latestFlow(name).map(record -> byHash(record.hash()));
   }
 
   /**
@@ -82,10 +82,10 @@ public final class FlowRegistry {
   }
 
   public List<FlowRecord> list() {
-    return metadata.listFlows();
+    return flowStore.listFlows();
   }
 
   public List<FlowRecord> versions(String name) {
-    return metadata.flowVersions(name);
+    return flowStore.flowVersions(name);
   }
 }

@@ -9,7 +9,7 @@ import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepStatus;
 import io.baton.journal.replay.TreeState;
 import io.baton.store.FlowRecord;
-import io.baton.store.MetadataStore;
+import io.baton.store.RunIndex;
 import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
 import java.util.ArrayList;
@@ -23,12 +23,12 @@ import java.util.UUID;
  */
 public final class RunQueries {
   private final FlowRegistry flows;
-  private final MetadataStore metadata;
+  private final RunIndex runIndex;
   private final ExecutionJournal journal;
 
-  public RunQueries(FlowRegistry flows, MetadataStore metadata, ExecutionJournal journal) {
+  public RunQueries(FlowRegistry flows, RunIndex runIndex, ExecutionJournal journal) {
     this.flows = flows;
-    this.metadata = metadata;
+    this.runIndex = runIndex;
     this.journal = journal;
   }
 
@@ -46,7 +46,7 @@ public final class RunQueries {
    * @throws RunNotFoundException no run has this id
    */
   public RunRecord find(UUID runId) {
-    return metadata.findRun(runId).orElseThrow(() -> new RunNotFoundException(runId));
+    return runIndex.findRun(runId).orElseThrow(() -> new RunNotFoundException(runId));
   }
 
   /** The run with its steps and ownership history. */
@@ -58,7 +58,7 @@ public final class RunQueries {
   }
 
   public List<RunRecord> list(RunQuery query) {
-    return metadata.listRuns(query);
+    return runIndex.listRuns(query);
   }
 
   /** The journal entries of a run (for a root run: of its whole tree). */

@@ -1,7 +1,7 @@
 package io.baton.engine;
 
-import io.baton.store.MetadataStore;
 import io.baton.store.Signal;
+import io.baton.store.SignalInbox;
 import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
@@ -22,15 +22,15 @@ public final class SignalPoller {
   private static final int BATCH = 1000;
 
   private final Engine engine;
-  private final MetadataStore metadata;
+  private final SignalInbox signalInbox;
   private final Scheduler scheduler;
   private final Duration interval;
   private volatile boolean running;
 
   public SignalPoller(
-      Engine engine, MetadataStore metadata, Scheduler scheduler, Duration interval) {
+      Engine engine, SignalInbox signalInbox, Scheduler scheduler, Duration interval) {
     this.engine = engine;
-    this.metadata = metadata;
+    this.signalInbox = signalInbox;
     this.scheduler = scheduler;
     this.interval = interval;
   }
@@ -49,7 +49,7 @@ public final class SignalPoller {
     List<Signal> signals = new ArrayList<>();
     for (int from = 0; from < roots.size(); from += BATCH) {
       List<UUID> batch = roots.subList(from, Math.min(roots.size(), from + BATCH));
-      metadata.signalsForTrees(batch).values().forEach(signals::addAll);
+      signalInbox.signalsForTrees(batch).values().forEach(signals::addAll);
     }
     return signals;
   }

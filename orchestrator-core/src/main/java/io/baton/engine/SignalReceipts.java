@@ -1,6 +1,6 @@
 package io.baton.engine;
 
-import io.baton.store.MetadataStore;
+import io.baton.store.SignalInbox;
 import io.baton.time.Futures;
 import java.util.Collection;
 import java.util.List;
@@ -15,12 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SignalReceipts {
   private final EngineIo io;
-  private final MetadataStore metadata;
+  private final SignalInbox signalInbox;
   private final Map<Long, CompletableFuture<Void>> waiting = new ConcurrentHashMap<>();
 
-  SignalReceipts(EngineIo io, MetadataStore metadata) {
+  SignalReceipts(EngineIo io, SignalInbox signalInbox) {
     this.io = io;
-    this.metadata = metadata;
+    this.signalInbox = signalInbox;
   }
 
   /**
@@ -49,7 +49,7 @@ final class SignalReceipts {
         io.call(
             why,
             () -> {
-              metadata.deleteSignals(done);
+              signalInbox.deleteSignals(done);
               return null;
             }),
         (ignored, failure) -> {

@@ -13,7 +13,7 @@ import io.baton.lease.NodeInfo;
 import io.baton.lease.Orphan;
 import io.baton.lease.OrphanListener;
 import io.baton.lease.Subscription;
-import io.baton.store.MetadataStore;
+import io.baton.store.RunIndex;
 import io.baton.store.RunRecord;
 import io.baton.time.Scheduler;
 import java.time.Duration;
@@ -46,7 +46,7 @@ public final class OrphanClaimer implements OrphanListener {
   private final Engine engine;
   private final EngineIo io;
   private final ClaimService claims;
-  private final MetadataStore metadata;
+  private final RunIndex runIndex;
   private final LeaseManager leases;
   private final Scheduler scheduler;
   private final RecoveryConfig config;
@@ -59,14 +59,14 @@ public final class OrphanClaimer implements OrphanListener {
       Engine engine,
       EngineIo io,
       ClaimService claims,
-      MetadataStore metadata,
+      RunIndex runIndex,
       LeaseManager leases,
       Scheduler scheduler,
       RecoveryConfig config) {
     this.engine = engine;
     this.io = io;
     this.claims = claims;
-    this.metadata = metadata;
+    this.runIndex = runIndex;
     this.leases = leases;
     this.scheduler = scheduler;
     this.config = config;
@@ -142,7 +142,7 @@ public final class OrphanClaimer implements OrphanListener {
             io.call(
                     "find runs of node " + nodeId,
                     () ->
-                        metadata.findRunningRootsFencedBelow(
+                        runIndex.findRunningRootsFencedBelow(
                             nodeId, fencedBelow, config.maxStartupRecovery()))
                 .thenAccept(
                     roots ->
@@ -243,12 +243,12 @@ public final class OrphanClaimer implements OrphanListener {
     }
     live.add(engine.nodeId());
     Map<UUID, String> interrupted = new LinkedHashMap<>();
-    for (UUID own : metadata.findRootsOwnedBy(engine.nodeId(), RunStatus.RUNNING, window)) {
+    for (UUID own : runIndex.findRootsOwnedBy(engine.nodeId(), RunStatus.RUNNING, window)) {
       if (!engine.owns(own)) {
         interrupted.put(own, engine.nodeId());
       }
     }
-    for (RunRecord dead : metadata.findRunningRootsOutside(live, window)) {
+    for (RunRecord dead : runIndex.findRunningRootsOutside(live, window)) {
       // a run fenced at or after the read was started by a node that announced itself since
       if (dead.ownerToken() < liveNodes.revision() || Defect.CLAIMS_ACROSS_LEASES.isActive()) {
         interrupted.put(dead.runId(), dead.orchestratorId());
@@ -257,8 +257,8 @@ public final class OrphanClaimer implements OrphanListener {
     interrupted.keySet().removeAll(aside);
     return new Candidates(
         limit(interrupted, budget),
-        limit(metadata.findDueWaitingRoots(scheduler.now(), window), aside, budget),
-        limit(metadata.findPendingRoots(window), aside, budget));
+        limit(runIndex.findDueWaitingRoots(scheduler.now(), window), aside, budget),
+        limit(runIndex.findPendingRoots(window), aside, budget));
   }
 
   private static Map<UUID, String> limit(Map<UUID, String> lostBy, int max) {

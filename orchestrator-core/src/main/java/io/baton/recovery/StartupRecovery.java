@@ -14,7 +14,7 @@ import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
 import io.baton.journal.replay.TreeState;
-import io.baton.store.MetadataStore;
+import io.baton.store.RunIndex;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +37,7 @@ public final class StartupRecovery {
   private final Engine engine;
   private final EngineIo io;
   private final ClaimService claims;
-  private final MetadataStore metadata;
+  private final RunIndex runIndex;
   private final ExecutionJournal journal;
   private final RecoveryConfig config;
   private final Consumer<RunEvent> announcer;
@@ -46,14 +46,14 @@ public final class StartupRecovery {
       Engine engine,
       EngineIo io,
       ClaimService claims,
-      MetadataStore metadata,
+      RunIndex runIndex,
       ExecutionJournal journal,
       RecoveryConfig config,
       Consumer<RunEvent> announcer) {
     this.engine = engine;
     this.io = io;
     this.claims = claims;
-    this.metadata = metadata;
+    this.runIndex = runIndex;
     this.journal = journal;
     this.config = config;
     this.announcer = announcer;
@@ -64,7 +64,7 @@ public final class StartupRecovery {
     String node = engine.nodeId();
     return io.call(
             "find own runs",
-            () -> metadata.findRootsOwnedBy(node, RunStatus.RUNNING, config.maxStartupRecovery()))
+            () -> runIndex.findRootsOwnedBy(node, RunStatus.RUNNING, config.maxStartupRecovery()))
         .thenCompose(
             roots -> {
               log.info("node {} recovers {} runs it owned", node, roots.size());
@@ -85,7 +85,7 @@ public final class StartupRecovery {
         "re-announce approvals",
         () -> {
           List<UUID> parked =
-              metadata.findRootsOwnedBy(
+              runIndex.findRootsOwnedBy(
                   engine.nodeId(), RunStatus.WAITING, config.maxStartupRecovery());
           for (UUID root : parked) {
             Replay.replay(journal, root).ifPresent(this::announceApprovals);

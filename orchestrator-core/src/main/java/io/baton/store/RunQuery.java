@@ -3,7 +3,7 @@ package io.baton.store;
 import io.baton.journal.RunStatus;
 
 /**
- * A filter for {@link MetadataStore#listRuns}: every non-null field must match. Results come newest
+ * A filter for {@link RunIndex#listRuns}: every non-null field must match. Results come newest
  * first.
  *
  * @param node the recorded owner ({@code orchestrator_id})

@@ -1,6 +1,9 @@
 /**
- * The store SPIs beside the journal: the metadata store (flows, the run index that the journal's
- * appends project into, the signal inbox) and the content-addressed blob store; {@link
- * io.baton.store.Stores} holds the three stores a node writes to, which share one database.
+ * The store SPIs beside the journal: {@link io.baton.store.FlowStore} (flow versions), {@link
+ * io.baton.store.RunIndex} (the run rows the journal's appends project into), {@link
+ * io.baton.store.SignalInbox} and {@link io.baton.store.StoreHealth}, which one {@link
+ * io.baton.store.MetadataStore} implements together because they share transactions, and the
+ * content-addressed {@link io.baton.store.BlobStore}; {@link io.baton.store.Stores} holds the three
+ * stores a node writes to, which share one database.
  */
 package io.baton.store;

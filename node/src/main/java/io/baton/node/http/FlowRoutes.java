@@ -5,7 +5,7 @@ import io.baton.engine.FlowNotFoundException;
 import io.baton.engine.Orchestrator;
 import io.baton.flow.Flow;
 import io.baton.store.FlowRecord;
-import io.baton.store.MetadataStore;
+import io.baton.store.FlowStore;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -29,11 +29,11 @@ final class FlowRoutes implements Routes {
   private static final String DEFAULT_SOURCE = "request";
 
   private final Orchestrator orchestrator;
-  private final MetadataStore metadata;
+  private final FlowStore flowStore;
 
-  FlowRoutes(Orchestrator orchestrator, MetadataStore metadata) {
+  FlowRoutes(Orchestrator orchestrator, FlowStore flowStore) {
     this.orchestrator = orchestrator;
-    this.metadata = metadata;
+    this.flowStore = flowStore;
   }
 
   @Override
@@ -71,7 +71,7 @@ final class FlowRoutes implements Routes {
   private void show(Context ctx) throws Exception {
     String name = ctx.pathParam("name");
     Flow flow = orchestrator.flow(name).orElseThrow(() -> new FlowNotFoundException(name));
-    List<FlowRecord> versions = metadata.flowVersions(name);
+    List<FlowRecord> versions = flowStore.flowVersions(name);
     JsonNode definition = Json.MAPPER.readTree(flow.canonicalJson());
     Json.send(
         ctx,

@@ -4,7 +4,7 @@ import io.baton.engine.SetAsideRuns;
 import io.baton.journal.RunStatus;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeInfo;
-import io.baton.store.MetadataStore;
+import io.baton.store.RunIndex;
 import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
 import io.baton.time.Durations;
@@ -27,13 +27,13 @@ import java.util.stream.Collectors;
  * set one aside as unloadable, why; and every root this node set aside ({@code setAside}).
  */
 final class RecoveryRoutes implements Routes {
-  private final MetadataStore metadata;
+  private final RunIndex runIndex;
   private final LeaseManager leases;
   private final SetAsideRuns setAside;
   private final Clock clock;
 
-  RecoveryRoutes(MetadataStore metadata, LeaseManager leases, SetAsideRuns setAside, Clock clock) {
-    this.metadata = metadata;
+  RecoveryRoutes(RunIndex runIndex, LeaseManager leases, SetAsideRuns setAside, Clock clock) {
+    this.runIndex = runIndex;
     this.leases = leases;
     this.setAside = setAside;
     this.clock = clock;
@@ -54,7 +54,7 @@ final class RecoveryRoutes implements Routes {
     List<IncompleteRunJson> runs = new ArrayList<>();
     for (RunStatus status : List.of(RunStatus.RUNNING, RunStatus.WAITING)) {
       RunQuery query = RunQuery.all().withStatus(status).onlyRoots().withLimit(limit);
-      for (RunRecord run : metadata.listRuns(query)) {
+      for (RunRecord run : runIndex.listRuns(query)) {
         runs.add(view(run, alive, now, aside.get(run.runId())));
       }
     }

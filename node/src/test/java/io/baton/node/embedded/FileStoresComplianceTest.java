@@ -4,7 +4,10 @@ import io.baton.journal.ExecutionJournal;
 import io.baton.journal.ExecutionJournalComplianceSuite;
 import io.baton.store.BlobStore;
 import io.baton.store.BlobStoreComplianceSuite;
-import io.baton.store.MetadataStoreComplianceSuite;
+import io.baton.store.FlowStoreComplianceSuite;
+import io.baton.store.RunIndexComplianceSuite;
+import io.baton.store.SignalInboxComplianceSuite;
+import io.baton.store.StoreHealthComplianceSuite;
 import io.baton.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +40,31 @@ class FileStoresComplianceTest {
   }
 
   @Nested
-  class Metadata extends MetadataStoreComplianceSuite {
+  class Flows extends FlowStoreComplianceSuite {
+    @Override
+    protected Stores createStores() throws Exception {
+      return fresh();
+    }
+  }
+
+  @Nested
+  class Runs extends RunIndexComplianceSuite {
+    @Override
+    protected Stores createStores() throws Exception {
+      return fresh();
+    }
+  }
+
+  @Nested
+  class Signals extends SignalInboxComplianceSuite {
+    @Override
+    protected Stores createStores() throws Exception {
+      return fresh();
+    }
+  }
+
+  @Nested
+  class Health extends StoreHealthComplianceSuite {
     @Override
     protected Stores createStores() throws Exception {
       return fresh();

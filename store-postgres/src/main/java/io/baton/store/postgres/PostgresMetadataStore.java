@@ -11,7 +11,7 @@ import io.baton.store.SignalType;
 import io.baton.store.postgres.internal.Database;
 import io.baton.store.postgres.internal.FlowVersions;
 import io.baton.store.postgres.internal.RunRows;
-import io.baton.store.postgres.internal.SignalInbox;
+import io.baton.store.postgres.internal.RunSignals;
 import io.baton.store.postgres.internal.Sql;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,12 +35,12 @@ public final class PostgresMetadataStore implements MetadataStore {
 
   private final Database database;
   private final FlowVersions flows;
-  private final SignalInbox signals;
+  private final RunSignals signals;
 
   PostgresMetadataStore(Database database) {
     this.database = database;
     this.flows = new FlowVersions(database);
-    this.signals = new SignalInbox(database);
+    this.signals = new RunSignals(database);
   }
 
   // --- flows -------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ public final class PostgresMetadataStore implements MetadataStore {
             handle
                 .createQuery("SELECT " + RunRows.ALL_COLUMNS + " FROM runs WHERE id = :id")
                 .bind("id", runId)
-                .map((rs, ctx) -> RunRows.map(rs))
+                .mapTo(RunRecord.class)
                 .findOne());
   }
 
@@ -88,7 +88,7 @@ public final class PostgresMetadataStore implements MetadataStore {
                 .createQuery(
                     "SELECT " + RunRows.ALL_COLUMNS + " FROM runs WHERE idempotency_key = :key")
                 .bind("key", idempotencyKey)
-                .map((rs, ctx) -> RunRows.map(rs))
+                .mapTo(RunRecord.class)
                 .findOne());
   }
 
@@ -127,7 +127,7 @@ public final class PostgresMetadataStore implements MetadataStore {
           if (filter.node() != null) {
             query.bind("node", filter.node());
           }
-          return query.map((rs, ctx) -> RunRows.map(rs)).list();
+          return query.mapTo(RunRecord.class).list();
         });
   }
 
@@ -142,7 +142,7 @@ public final class PostgresMetadataStore implements MetadataStore {
                         + RunRows.ALL_COLUMNS
                         + " FROM runs WHERE root_run_id = :root ORDER BY created_seq")
                 .bind("root", rootRunId)
-                .map((rs, ctx) -> RunRows.map(rs))
+                .mapTo(RunRecord.class)
                 .list());
   }
 
@@ -198,7 +198,7 @@ public final class PostgresMetadataStore implements MetadataStore {
                         + " ORDER BY created_seq LIMIT :limit")
                 .bindArray("live", String.class, liveNodes)
                 .bind("limit", limit)
-                .map((rs, ctx) -> RunRows.map(rs))
+                .mapTo(RunRecord.class)
                 .list());
   }
 

@@ -1,11 +1,15 @@
 package io.baton.store.postgres;
 
-import io.baton.store.MetadataStoreComplianceSuite;
+import io.baton.store.FlowStoreComplianceSuite;
+import io.baton.store.RunIndexComplianceSuite;
+import io.baton.store.SignalInboxComplianceSuite;
+import io.baton.store.StoreHealthComplianceSuite;
 import io.baton.store.Stores;
 import io.baton.store.postgres.testkit.PostgresServer;
 import io.baton.store.postgres.testkit.TestDatabase;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Nested;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -15,14 +19,13 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * otherwise; {@link PostgresMetadataStoreComplianceTest} runs it on the local server).
  */
 @Testcontainers(disabledWithoutDocker = true)
-class ContainerMetadataStoreComplianceTest extends MetadataStoreComplianceSuite {
+class ContainerMetadataStoreComplianceTest {
   @Container
   static final PostgreSQLContainer container = new PostgreSQLContainer("postgres:15-alpine");
 
   private static TestDatabase database;
 
-  @Override
-  protected Stores createStores() {
+  private static Stores fresh() {
     if (database == null) {
       database =
           TestDatabase.create(
@@ -39,6 +42,38 @@ class ContainerMetadataStoreComplianceTest extends MetadataStoreComplianceSuite 
   static void dropDatabase() {
     if (database != null) {
       database.close();
+    }
+  }
+
+  @Nested
+  class Flows extends FlowStoreComplianceSuite {
+    @Override
+    protected Stores createStores() {
+      return fresh();
+    }
+  }
+
+  @Nested
+  class Runs extends RunIndexComplianceSuite {
+    @Override
+    protected Stores createStores() {
+      return fresh();
+    }
+  }
+
+  @Nested
+  class Signals extends SignalInboxComplianceSuite {
+    @Override
+    protected Stores createStores() {
+      return fresh();
+    }
+  }
+
+  @Nested
+  class Health extends StoreHealthComplianceSuite {
+    @Override
+    protected Stores createStores() {
+      return fresh();
     }
   }
 }

@@ -35,7 +35,7 @@ public final class Database implements AutoCloseable {
 
   private Database(HikariDataSource dataSource, TransientRetry retry) {
     this.dataSource = dataSource;
-    this.jdbi = Jdbi.create(dataSource);
+    this.jdbi = RecordMappers.registerOn(Jdbi.create(dataSource));
     this.retry = retry;
   }
 

@@ -37,7 +37,7 @@ public final class FlowVersions {
                 .createQuery(
                     "SELECT DISTINCT ON (name) name, hash, created_at FROM flows"
                         + " ORDER BY name, seq DESC")
-                .map((rs, ctx) -> flow(rs))
+                .mapTo(FlowRecord.class)
                 .list());
   }
 
@@ -52,11 +52,12 @@ public final class FlowVersions {
                         + " ORDER BY seq DESC LIMIT :limit")
                 .bind("name", name)
                 .bind("limit", limit)
-                .map((rs, ctx) -> flow(rs))
+                .mapTo(FlowRecord.class)
                 .list());
   }
 
-  private static FlowRecord flow(ResultSet rs) throws SQLException {
+  /** A row of {@code flows}; registered as the mapper of {@link FlowRecord}. */
+  static FlowRecord map(ResultSet rs) throws SQLException {
     return new FlowRecord(
         rs.getString("name"), rs.getString("hash"), Sql.instant(rs, "created_at"));
   }

@@ -21,8 +21,8 @@ public final class RunRows {
 
   private RunRows() {}
 
-  /** A row selected with {@link #ALL_COLUMNS}. */
-  public static RunRecord map(ResultSet rs) throws SQLException {
+  /** A row selected with {@link #ALL_COLUMNS}; registered as the mapper of {@link RunRecord}. */
+  static RunRecord map(ResultSet rs) throws SQLException {
     return map(rs, Sql.json(rs.getString("input")), Sql.json(rs.getString("output")));
   }
 

@@ -18,19 +18,28 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }</pre>
  *
  * {@link #stores()} opens one set of stores on the database (schema migrated) that lives until the
- * class ends.
+ * class ends. {@code @Nested} classes share the database of the class that registers the fixture.
  */
 public final class PostgresFixture implements BeforeAllCallback, AfterAllCallback {
   private TestDatabase database;
+  private Class<?> owner;
   private Stores stores;
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    database = TestDatabase.create(context.getRequiredTestClass().getSimpleName());
+    // JUnit calls an enclosing class's extensions again for each of its @Nested classes.
+    if (database != null) {
+      return;
+    }
+    owner = context.getRequiredTestClass();
+    database = TestDatabase.create(owner.getSimpleName());
   }
 
   @Override
   public void afterAll(ExtensionContext context) throws Exception {
+    if (context.getRequiredTestClass() != owner) {
+      return;
+    }
     try {
       if (stores != null) {
         stores.close();
@@ -38,6 +47,8 @@ public final class PostgresFixture implements BeforeAllCallback, AfterAllCallbac
       }
     } finally {
       database.close();
+      database = null;
+      owner = null;
     }
   }
 

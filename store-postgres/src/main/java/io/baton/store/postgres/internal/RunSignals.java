@@ -23,13 +23,13 @@ import java.util.UUID;
  * it) or the signal sees the root WAITING and makes it due, or finished and is refused.
  * Thread-safe.
  */
-public final class SignalInbox {
+public final class RunSignals {
   private static final String COLUMNS =
       "s.id, s.root_run_id, s.run_id, s.type, s.step, s.payload::text AS payload, s.created_at";
 
   private final Database database;
 
-  public SignalInbox(Database database) {
+  public RunSignals(Database database) {
     this.database = database;
   }
 
@@ -99,7 +99,7 @@ public final class SignalInbox {
                         + " FROM run_signals s WHERE s.root_run_id = :root"
                         + " ORDER BY s.id")
                 .bind("root", rootRunId)
-                .map((rs, ctx) -> signal(rs))
+                .mapTo(Signal.class)
                 .list());
   }
 
@@ -119,7 +119,7 @@ public final class SignalInbox {
                             + COLUMNS
                             + " FROM run_signals s WHERE s.root_run_id = ANY(:roots) ORDER BY s.id")
                     .bindArray("roots", UUID.class, rootRunIds)
-                    .map((rs, ctx) -> signal(rs))
+                    .mapTo(Signal.class)
                     .list())
         .forEach(
             signal ->
@@ -141,7 +141,8 @@ public final class SignalInbox {
                 .execute());
   }
 
-  private static Signal signal(ResultSet rs) throws SQLException {
+  /** A row selected with {@code COLUMNS}; registered as the mapper of {@link Signal}. */
+  static Signal map(ResultSet rs) throws SQLException {
     return new Signal(
         rs.getLong("id"),
         Sql.uuid(rs, "root_run_id"),

@@ -4,7 +4,6 @@ import static io.baton.store.RunWriter.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.baton.journal.ExecutionJournal;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.RunStatus;
 import java.time.Duration;
@@ -12,44 +11,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@link MetadataStore}, including how the journal's appends project run rows.
- * Every implementation's test extends this class and supplies only its {@link Stores}.
+ * The contract of {@link RunIndex}, including how the journal's appends project run rows. Every
+ * implementation's test extends this class and supplies only its {@link Stores}.
  */
-public abstract class MetadataStoreComplianceSuite {
-  protected static final Instant T0 = Instant.parse("2026-02-03T04:05:06.789012Z");
-
-  protected Stores stores;
-  protected MetadataStore metadata;
-  protected ExecutionJournal journal;
-
-  /** Fresh stores for one test (an empty database, or one no other test writes to). */
-  protected abstract Stores createStores() throws Exception;
-
-  @BeforeEach
-  void openStores() throws Exception {
-    stores = createStores();
-    metadata = stores.metadata();
-    journal = stores.journal();
-  }
-
-  @AfterEach
-  void closeStores() throws Exception {
-    stores.close();
-  }
-
-  private RunWriter newRun() {
-    return new RunWriter(journal, T0);
-  }
-
-  private static String unique(String name) {
-    return name + "-" + UUID.randomUUID();
-  }
-
+public abstract class RunIndexComplianceSuite extends MetadataStoreComplianceBase {
   @Test
   void creating_a_root_projects_a_pending_row() {
     String key = unique("key");
@@ -255,96 +223,6 @@ public abstract class MetadataStoreComplianceSuite {
   }
 
   @Test
-  void a_signal_to_a_parked_run_makes_it_due_at_once() {
-    RunWriter run = newRun().running("f", "node-a", 5).park(null);
-    Instant now = T0.plus(Duration.ofMinutes(5));
-    Signal signal =
-        metadata.addSignal(run.root(), SignalType.APPROVE, "approve", json("by", "ann"), now);
-
-    assertThat(signal.rootRunId()).isEqualTo(run.root());
-    assertThat(signal.createdAt()).isEqualTo(now);
-    assertThat(metadata.findDueWaitingRoots(now, 10_000)).contains(run.root());
-    assertThat(metadata.signalsFor(run.root())).containsExactly(signal);
-
-    metadata.deleteSignals(List.of(signal.id()));
-    assertThat(metadata.signalsFor(run.root())).isEmpty();
-  }
-
-  @Test
-  void a_signal_sent_while_running_wakes_the_run_when_it_parks() {
-    RunWriter run = newRun().running("f", "node-a", 5);
-    Instant sentAt = T0.plus(Duration.ofMinutes(1));
-    metadata.addSignal(run.root(), SignalType.CANCEL, null, null, sentAt);
-    run.park(null);
-    assertThat(metadata.findRun(run.root()).orElseThrow().wakeAt()).isEqualTo(sentAt);
-    assertThat(metadata.findDueWaitingRoots(sentAt, 10_000)).contains(run.root());
-  }
-
-  @Test
-  void the_append_that_finishes_a_root_clears_its_trees_signals() {
-    RunWriter finished = newRun().running("f", "node-a", 5);
-    UUID child = finished.child(finished.root(), "sub");
-    RunWriter other = newRun().running("f", "node-a", 5);
-    metadata.addSignal(finished.root(), SignalType.APPROVE, "late", null, T0);
-    metadata.addSignal(child, SignalType.CANCEL, null, null, T0);
-    Signal kept = metadata.addSignal(other.root(), SignalType.CANCEL, null, null, T0);
-
-    finished.succeed(null);
-    assertThat(metadata.signalsFor(finished.root())).isEmpty();
-    assertThat(metadata.signalsFor(other.root())).containsExactly(kept);
-  }
-
-  @Test
-  void a_signal_to_a_finished_tree_is_refused_and_not_recorded() {
-    RunWriter run = newRun().running("f", "node-a", 5);
-    UUID child = run.child(run.root(), "sub");
-    run.fail("boom", true);
-    assertThatThrownBy(() -> metadata.addSignal(child, SignalType.CANCEL, null, null, T0))
-        .isInstanceOfSatisfying(
-            RunFinishedException.class, e -> assertThat(e.status()).isEqualTo(RunStatus.FAILED));
-    assertThat(metadata.signalsFor(run.root())).isEmpty();
-  }
-
-  @Test
-  void signals_for_many_trees_come_grouped_by_tree() {
-    RunWriter first = newRun().running("f", "node-a", 5);
-    RunWriter second = newRun().running("f", "node-a", 5);
-    RunWriter quiet = newRun().running("f", "node-a", 5);
-    Signal a1 = metadata.addSignal(first.root(), SignalType.CANCEL, null, null, T0);
-    Signal b1 = metadata.addSignal(second.root(), SignalType.APPROVE, "x", null, T0);
-    Signal a2 = metadata.addSignal(first.root(), SignalType.APPROVE, "y", null, T0.plusSeconds(1));
-
-    var grouped = metadata.signalsForTrees(List.of(first.root(), second.root(), quiet.root()));
-    assertThat(grouped).containsOnlyKeys(first.root(), second.root());
-    assertThat(grouped.get(first.root())).containsExactly(a1, a2);
-    assertThat(grouped.get(second.root())).containsExactly(b1);
-  }
-
-  @Test
-  void a_signal_to_a_subflow_lands_in_its_root_inbox() {
-    RunWriter run = newRun().running("f", "node-a", 5);
-    UUID child = run.child(run.root(), "sub");
-    Signal signal = metadata.addSignal(child, SignalType.APPROVE, "ok", null, T0);
-    assertThat(signal.runId()).isEqualTo(child);
-    assertThat(metadata.signalsFor(run.root())).containsExactly(signal);
-  }
-
-  @Test
-  void flows_keep_every_version_and_list_the_newest() {
-    String name = unique("flow");
-    FlowRecord v1 = new FlowRecord(name, "h1-" + name, T0);
-    FlowRecord v2 = new FlowRecord(name, "h2-" + name, T0.plusSeconds(1));
-    metadata.saveFlow(v1);
-    metadata.saveFlow(v2);
-    metadata.saveFlow(v1);
-
-    assertThat(metadata.latestFlow(name)).hasValue(v2);
-    assertThat(metadata.flowVersions(name)).containsExactly(v2, v1);
-    assertThat(metadata.listFlows()).contains(v2).doesNotContain(v1);
-    assertThat(metadata.latestFlow(unique("missing"))).isEmpty();
-  }
-
-  @Test
   void json_values_and_instants_survive_the_store() {
     RunWriter run = newRun().running("f", "n", 2);
     var output =
@@ -353,10 +231,5 @@ public abstract class MetadataStoreComplianceSuite {
     RunRecord row = metadata.findRun(run.root()).orElseThrow();
     assertThat(row.output()).isEqualTo(output);
     assertThat(row.updatedAt()).isEqualTo(run.now());
-  }
-
-  @Test
-  void ping_answers_while_the_store_is_up() {
-    metadata.ping();
   }
 }
