@@ -33,7 +33,7 @@ final class Backends {
         FileStores.Opened opened = FileStores.open(store.dataDir(), clock);
         yield new OpenedStores(opened.stores(), opened.highestToken());
       }
-      case MEMORY -> new OpenedStores(InMemoryStores.create(clock), 0);
+      case MEMORY -> new OpenedStores(InMemoryStores.create(), 0);
     };
   }
 

@@ -18,7 +18,6 @@ import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.time.SystemScheduler;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -190,7 +189,7 @@ public final class EngineThroughput {
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
     int window = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
-    Stores stores = InMemoryStores.create(Clock.systemUTC());
+    Stores stores = InMemoryStores.create();
     System.out.println(
         "in-memory stores and leases: "
             + measure(

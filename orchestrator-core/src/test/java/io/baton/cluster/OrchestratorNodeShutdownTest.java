@@ -35,7 +35,7 @@ class OrchestratorNodeShutdownTest {
   }
 
   private OrchestratorNode node(boolean ownsStoresAndScheduler) {
-    Stores memory = InMemoryStores.create(Clock.systemUTC());
+    Stores memory = InMemoryStores.create();
     Stores stores =
         new Stores(memory.journal(), memory.metadata(), memory.blobs(), () -> steps.add("stores"));
     OrchestratorNode.Builder builder =

@@ -13,7 +13,6 @@ import io.baton.journal.JournalEntry;
 import io.baton.journal.StepCompleted;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
-import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -64,7 +63,7 @@ class CrashReplayPropertyTest {
 
   /** Runs the flow to its end: fresh, or on a journal that holds only {@code prefix}. */
   private Outcome run(Flow flow, List<AppendRequest> prefix, List<AppendRequest> record) {
-    Stores base = InMemoryStores.create(new SettableClock());
+    Stores base = InMemoryStores.create();
     RecordingJournal journal = new RecordingJournal(base.journal());
     Stores stores = new Stores(journal, base.metadata(), base.blobs(), null);
     UUID root = prefix == null ? null : prefix.get(0).rootRunId();

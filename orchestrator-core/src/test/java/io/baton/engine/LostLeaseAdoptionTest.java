@@ -12,7 +12,6 @@ import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.InjectDefects;
-import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(InjectDefects.class)
 class LostLeaseAdoptionTest {
-  private final Stores base = InMemoryStores.create(new SettableClock());
+  private final Stores base = InMemoryStores.create();
   private final AppendHookJournal journal = new AppendHookJournal(base.journal());
   private final TestCluster cluster =
       new TestCluster(new Stores(journal, base.metadata(), base.blobs(), null))

@@ -16,7 +16,6 @@ import io.baton.store.SignalType;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.InjectDefects;
-import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -32,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(InjectDefects.class)
 class ParkingRaceTest {
-  private final Stores base = InMemoryStores.create(new SettableClock());
+  private final Stores base = InMemoryStores.create();
   private final AppendHookJournal journal = new AppendHookJournal(base.journal());
   private final TestCluster cluster =
       new TestCluster(new Stores(journal, base.metadata(), base.blobs(), null))

@@ -13,7 +13,6 @@ import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.InjectDefects;
-import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(InjectDefects.class)
 class PoisonRunTest {
-  private final Stores base = InMemoryStores.create(new SettableClock());
+  private final Stores base = InMemoryStores.create();
   private final PoisonJournal journal = new PoisonJournal(base.journal());
   private final TestCluster cluster =
       new TestCluster(new Stores(journal, base.metadata(), base.blobs(), null))

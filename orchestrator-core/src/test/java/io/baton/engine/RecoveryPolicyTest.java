@@ -20,7 +20,6 @@ import io.baton.store.RunRecord;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.InjectDefects;
-import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -188,7 +187,7 @@ class RecoveryPolicyTest {
 
   @Test
   void a_run_whose_submit_was_ambiguous_continues_when_claimed_before_any_step_started() {
-    Stores base = InMemoryStores.create(new SettableClock());
+    Stores base = InMemoryStores.create();
     AmbiguousJournal journal = new AmbiguousJournal(base.journal());
     try (TestCluster ambiguous =
         new TestCluster(new Stores(journal, base.metadata(), base.blobs(), null))

@@ -14,7 +14,6 @@ import io.baton.store.MetadataStore;
 import io.baton.store.StoreUnavailableException;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
-import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * the lease, so another node adopts its runs at once, and turns FAILED for its process to exit.
  */
 class StartupFailureTest {
-  private final Stores base = InMemoryStores.create(new SettableClock());
+  private final Stores base = InMemoryStores.create();
   private final DownableMetadata metadata = new DownableMetadata(base.metadata());
   private final TestCluster cluster =
       new TestCluster(new Stores(base.journal(), metadata, base.blobs(), null))

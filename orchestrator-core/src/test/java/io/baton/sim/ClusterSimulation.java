@@ -118,7 +118,7 @@ final class ClusterSimulation {
   private final ManualScheduler global = new ManualScheduler();
   private final SimFaults faults;
   private final InMemoryLeaseService leaseService = new InMemoryLeaseService(global);
-  private final Stores base = InMemoryStores.create(global.clock());
+  private final Stores base = InMemoryStores.create();
   private final AuditingJournal audit;
   private final Set<String> grants = new HashSet<>();
   private final LeaseLedger ledger = new LeaseLedger();

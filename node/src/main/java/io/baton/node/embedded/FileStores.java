@@ -33,7 +33,7 @@ public final class FileStores {
 
   /** Opens the store on log files that {@code files} opens (tests make them fail). */
   static Opened open(Path dir, Clock clock, int maxBlobBytes, LogFile.Opener files) {
-    Stores memory = InMemoryStores.create(clock, maxBlobBytes);
+    Stores memory = InMemoryStores.create(maxBlobBytes);
     AtomicLong highestToken = new AtomicLong();
     Replayer replayer = new Replayer(memory, highestToken);
     MutationLog log = MutationLog.open(dir, replayer::apply, files);

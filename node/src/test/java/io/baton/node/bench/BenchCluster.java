@@ -64,7 +64,6 @@ final class BenchCluster implements AutoCloseable {
             nodeId,
             scheduler);
     MetricRegistry metrics = new MetricRegistry();
-    new EngineMetrics(metrics).observe(committer);
     OrchestratorNode node =
         OrchestratorNode.builder()
             .config(engine.apply(EngineConfig.defaults(nodeId)))
@@ -76,11 +75,13 @@ final class BenchCluster implements AutoCloseable {
             .flowReader(new FlowParser(capabilities)::parse)
             .metrics(metrics)
             .io(
-                (nodeScheduler, journal, lease) ->
-                    new BatchingEngineIo(
-                        new GroupCommitter(journal, 256, Duration.ZERO, 2, nodeId + "-committer"),
-                        lease,
-                        Integer.getInteger("baton.bench.ioThreads", 4)))
+                (nodeScheduler, journal, lease) -> {
+                  GroupCommitter committer =
+                      new GroupCommitter(journal, 256, Duration.ZERO, 2, nodeId + "-committer");
+                  new EngineMetrics(metrics).observe(committer);
+                  return new BatchingEngineIo(
+                      committer, lease, Integer.getInteger("baton.bench.ioThreads", 4));
+                })
             .build();
     node.start().get(5, TimeUnit.MINUTES);
     closing.add(

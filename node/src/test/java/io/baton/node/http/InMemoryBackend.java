@@ -7,7 +7,6 @@ import io.baton.lease.memory.InMemoryLeaseService;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.time.SystemScheduler;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -19,7 +18,7 @@ public final class InMemoryBackend implements TestBackend {
 
   private final SystemScheduler scheduler = new SystemScheduler("test-leases", 1);
   private final InMemoryLeaseService leaseService = new InMemoryLeaseService(scheduler);
-  private final Stores stores = InMemoryStores.create(Clock.systemUTC());
+  private final Stores stores = InMemoryStores.create();
   private final OutageMetadataStore metadata = new OutageMetadataStore(stores.metadata());
 
   @Override

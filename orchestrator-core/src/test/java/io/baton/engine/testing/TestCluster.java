@@ -51,7 +51,7 @@ public final class TestCluster implements AutoCloseable {
 
   /** A cluster on existing stores whose lease tokens start above {@code initialRevision}. */
   public TestCluster(Stores stores, long initialRevision) {
-    this.stores = stores != null ? stores : InMemoryStores.create(scheduler.clock());
+    this.stores = stores != null ? stores : InMemoryStores.create();
     this.leaseService = new InMemoryLeaseService(scheduler, initialRevision);
   }
 

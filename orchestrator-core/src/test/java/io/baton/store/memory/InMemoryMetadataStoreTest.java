@@ -5,13 +5,12 @@ import io.baton.store.RunIndexComplianceSuite;
 import io.baton.store.SignalInboxComplianceSuite;
 import io.baton.store.StoreHealthComplianceSuite;
 import io.baton.store.Stores;
-import java.time.Clock;
 import org.junit.jupiter.api.Nested;
 
 /** The in-memory metadata store passes the compliance suite of every part of the SPI. */
 class InMemoryMetadataStoreTest {
   private static Stores fresh() {
-    return InMemoryStores.create(Clock.systemUTC());
+    return InMemoryStores.create();
   }
 
   @Nested
