@@ -1,7 +1,5 @@
 package io.baton.cluster;
 
-import com.codahale.metrics.MetricRegistry;
-import io.baton.capability.CapabilityRegistry;
 import io.baton.cluster.ShutdownOrder.ClosingStep;
 import io.baton.cluster.ShutdownOrder.HandOffStep;
 import io.baton.engine.ClaimService;
@@ -9,10 +7,8 @@ import io.baton.engine.Engine;
 import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineIo;
 import io.baton.engine.EngineMetrics;
-import io.baton.engine.FlowReader;
 import io.baton.engine.FlowRegistry;
 import io.baton.engine.Orchestrator;
-import io.baton.engine.SchedulerEngineIo;
 import io.baton.engine.SetAsideRuns;
 import io.baton.engine.SignalPoller;
 import io.baton.engine.StartupRecoveryFailedException;
@@ -30,7 +26,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -40,7 +35,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -116,7 +110,7 @@ public final class OrchestratorNode implements AutoCloseable {
   private volatile boolean listening;
   private volatile Throwable startFailure;
 
-  private OrchestratorNode(Builder builder) {
+  OrchestratorNode(OrchestratorNodeBuilder builder) {
     this.config = builder.config;
     this.recovery = builder.recovery;
     this.scheduler = builder.scheduler;
@@ -172,8 +166,8 @@ public final class OrchestratorNode implements AutoCloseable {
   /** A hand-off under way: its end, and when a caller blocked on it stops waiting. */
   private record HandOff(CompletableFuture<Void> ended, long deadlineNanos) {}
 
-  public static Builder builder() {
-    return new Builder();
+  public static OrchestratorNodeBuilder builder() {
+    return new OrchestratorNodeBuilder();
   }
 
   public String nodeId() {
@@ -495,132 +489,6 @@ public final class OrchestratorNode implements AutoCloseable {
     }
     drainAndWait();
     shutdown.runClosing();
-  }
-
-  /** Builds a node; every collaborator is injected so tests and the simulation control them. */
-  public static final class Builder {
-    private EngineConfig config;
-    private RecoveryConfig recovery = RecoveryConfig.defaults();
-    private Scheduler scheduler;
-    private Stores stores;
-    private LeaseManager leases;
-    private CapabilityRegistry capabilities;
-    private FlowReader reader;
-    private MetricRegistry metrics = new MetricRegistry();
-    private RandomGenerator random = RandomGenerator.getDefault();
-    private Supplier<UUID> ids = UUID::randomUUID;
-    private EngineIo.Factory io = SchedulerEngineIo::new;
-    private Supplier<String> address = () -> "";
-    private String version = "";
-    private boolean ownsStoresAndScheduler;
-
-    public Builder config(EngineConfig config) {
-      this.config = config;
-      return this;
-    }
-
-    public Builder recovery(RecoveryConfig recovery) {
-      this.recovery = recovery;
-      return this;
-    }
-
-    public Builder scheduler(Scheduler scheduler) {
-      this.scheduler = scheduler;
-      return this;
-    }
-
-    public Builder stores(Stores stores) {
-      this.stores = stores;
-      return this;
-    }
-
-    public Builder leases(LeaseManager leases) {
-      this.leases = leases;
-      return this;
-    }
-
-    public Builder capabilities(CapabilityRegistry capabilities) {
-      this.capabilities = capabilities;
-      return this;
-    }
-
-    public Builder flowReader(FlowReader reader) {
-      this.reader = reader;
-      return this;
-    }
-
-    public Builder metrics(MetricRegistry metrics) {
-      this.metrics = metrics;
-      return this;
-    }
-
-    public Builder random(RandomGenerator random) {
-      this.random = random;
-      return this;
-    }
-
-    public Builder ids(Supplier<UUID> ids) {
-      this.ids = ids;
-      return this;
-    }
-
-    /**
-     * Opens the engine's I/O from the node's scheduler, journal and lease manager; default: each
-     * call a task of the scheduler ({@link SchedulerEngineIo}).
-     */
-    public Builder io(EngineIo.Factory io) {
-      this.io = io;
-      return this;
-    }
-
-    public Builder address(String address) {
-      this.address = () -> address;
-      return this;
-    }
-
-    /** Where the node's API answers, asked when the node starts (after the API has bound). */
-    public Builder address(Supplier<String> address) {
-      this.address = address;
-      return this;
-    }
-
-    public Builder version(String version) {
-      this.version = version;
-      return this;
-    }
-
-    /**
-     * Hands the stores and the scheduler to the node: the last two steps of its shutdown order
-     * close them, after its I/O. The scheduler must then be {@link AutoCloseable}. By default the
-     * caller closes them (tests and the simulation share them between nodes).
-     */
-    public Builder ownsStoresAndScheduler() {
-      this.ownsStoresAndScheduler = true;
-      return this;
-    }
-
-    public OrchestratorNode build() {
-      require(config, "config");
-      require(scheduler, "scheduler");
-      require(stores, "stores");
-      require(leases, "leases");
-      require(capabilities, "capabilities");
-      require(reader, "flowReader");
-      require(io, "io");
-      if (ownsStoresAndScheduler && !(scheduler instanceof AutoCloseable)) {
-        throw new IllegalStateException(
-            "OrchestratorNode cannot close the scheduler it owns: "
-                + scheduler.getClass().getName()
-                + " is not AutoCloseable");
-      }
-      return new OrchestratorNode(this);
-    }
-
-    private static void require(Object value, String name) {
-      if (value == null) {
-        throw new IllegalStateException("OrchestratorNode needs " + name);
-      }
-    }
   }
 
   Duration drainTimeout() {

@@ -38,7 +38,7 @@ class OrchestratorNodeShutdownTest {
     Stores memory = InMemoryStores.create();
     Stores stores =
         new Stores(memory.journal(), memory.metadata(), memory.blobs(), () -> steps.add("stores"));
-    OrchestratorNode.Builder builder =
+    OrchestratorNodeBuilder builder =
         OrchestratorNode.builder()
             .config(EngineConfig.defaults(NODE).withDrainTimeout(Duration.ofMillis(200)))
             .recovery(RecoveryConfig.defaults())
