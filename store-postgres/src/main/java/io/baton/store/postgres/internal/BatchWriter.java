@@ -69,6 +69,17 @@ final class BatchWriter {
           + CLEAR_SIGNALS
           + ") SELECT count(*) FROM changed";
 
+  /**
+   * A root's creation alone: the run row unless its id exists, and the entries only if the row was
+   * inserted, in one statement (see {@link FastCreate}).
+   */
+  private static final String CREATE_ROOT =
+      "WITH created AS ("
+          + INSERT_RUNS
+          + " ON CONFLICT (id) DO NOTHING RETURNING id) "
+          + INSERT_JOURNAL
+          + " WHERE EXISTS (SELECT FROM created) RETURNING 1";
+
   private final Connection connection;
 
   BatchWriter(Connection connection) {
@@ -100,6 +111,20 @@ final class BatchWriter {
                   + changed.size()
                   + " runs; the batch is rolled back");
         }
+      }
+    }
+  }
+
+  /**
+   * Inserts one created root and its entries unless a run with its id exists; whether it did. A
+   * taken idempotency key throws (the unique constraint), like any refused write.
+   */
+  boolean createRoot(List<JournalEntry> entries, RunRow created) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(CREATE_ROOT)) {
+      Columns next = bindCreated(new Columns(connection, statement, List.of(created), 1));
+      EntryArrays.bind(connection, statement, next.next, entries);
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next();
       }
     }
   }

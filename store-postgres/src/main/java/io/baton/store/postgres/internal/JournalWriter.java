@@ -32,6 +32,12 @@ public final class JournalWriter {
     if (requests.isEmpty()) {
       return List.of();
     }
+    if (requests.size() == 1 && FastCreate.eligible(requests.get(0))) {
+      AppendResult created = createAlone(requests.get(0));
+      if (created != null) {
+        return List.of(created);
+      }
+    }
     AppendResult[] results = new AppendResult[requests.size()];
     appendFast(requests, results);
     List<Integer> rest = new ArrayList<>();
@@ -88,6 +94,25 @@ public final class JournalWriter {
         results[i] = new AppendResult.Appended(request.rootRunId(), request.lastSeq(), false);
       }
     }
+  }
+
+  /** A creation alone the fast way ({@link FastCreate}); null when the general way must decide. */
+  private AppendResult createAlone(AppendRequest request) {
+    boolean created;
+    try {
+      created =
+          database.withHandle(
+              describe(List.of(request)),
+              handle -> FastCreate.run(handle.getConnection(), request));
+    } catch (RuntimeException failure) {
+      if (!Refusals.isDataRefusal(failure)) {
+        throw failure;
+      }
+      return null;
+    }
+    return created
+        ? new AppendResult.Appended(request.rootRunId(), request.lastSeq(), false)
+        : null;
   }
 
   /** Appends in one transaction that decides each request in Java ({@link AppendBatch}). */

@@ -1,0 +1,48 @@
+package io.baton.store.postgres.internal;
+
+import io.baton.journal.AppendRequest;
+import io.baton.journal.AppendResult;
+import io.baton.journal.JournalEntry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A root's creation in one statement and one round trip, when it is alone in its batch (as on an
+ * idle node, where it is the first commit of every run): through {@link AppendBatch} it costs a
+ * lock query, the write and a commit. The statement inserts the run row unless a run with its id
+ * exists and the entries only if the row went in, in one implicit transaction. A creation it did
+ * not write (a retry of a creation that landed, a taken idempotency key) wrote nothing and goes the
+ * general way, which tells a repeat, a conflict and a duplicate key apart.
+ */
+final class FastCreate {
+  private FastCreate() {}
+
+  /** Whether the request creates a root and writes nothing but the root's own entries. */
+  static boolean eligible(AppendRequest request) {
+    if (!request.createsRoot()) {
+      return false;
+    }
+    for (JournalEntry entry : request.entries()) {
+      if (!entry.isRootEntry()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Creates the root in auto-commit mode; false when it wrote nothing. */
+  static boolean run(Connection connection, AppendRequest request) throws SQLException {
+    AppendPlanner planner = new AppendPlanner(Map.of(), Set.of(), Set.of());
+    if (!(planner.plan(request) instanceof AppendResult.Appended)) {
+      return false;
+    }
+    List<RunRow> created = planner.createdRows();
+    if (created.size() != 1 || !planner.changedRows().isEmpty()) {
+      return false;
+    }
+    return new BatchWriter(connection).createRoot(planner.journalWrites(), created.get(0));
+  }
+}
