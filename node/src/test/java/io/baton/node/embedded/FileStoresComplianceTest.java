@@ -4,10 +4,7 @@ import io.baton.journal.ExecutionJournal;
 import io.baton.journal.ExecutionJournalComplianceSuite;
 import io.baton.store.BlobStore;
 import io.baton.store.BlobStoreComplianceSuite;
-import io.baton.store.FlowStoreComplianceSuite;
-import io.baton.store.RunIndexComplianceSuite;
-import io.baton.store.SignalInboxComplianceSuite;
-import io.baton.store.StoreHealthComplianceSuite;
+import io.baton.store.MetadataStoreComplianceSuite;
 import io.baton.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +15,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 
 /** The embedded store passes the same compliance suites as the in-memory and PostgreSQL stores. */
-class FileStoresComplianceTest {
-  private static Stores fresh() throws Exception {
+class FileStoresComplianceTest extends MetadataStoreComplianceSuite {
+  @Override
+  protected Stores newStores() throws Exception {
     return FileStores.open(Files.createTempDirectory("baton-embedded"), Clock.systemUTC()).stores();
   }
 
@@ -29,45 +27,13 @@ class FileStoresComplianceTest {
 
     @Override
     protected ExecutionJournal createJournal() throws Exception {
-      stores = fresh();
+      stores = newStores();
       return stores.journal();
     }
 
     @Override
     protected void closeJournal(ExecutionJournal journal) throws Exception {
       stores.close();
-    }
-  }
-
-  @Nested
-  class Flows extends FlowStoreComplianceSuite {
-    @Override
-    protected Stores createStores() throws Exception {
-      return fresh();
-    }
-  }
-
-  @Nested
-  class Runs extends RunIndexComplianceSuite {
-    @Override
-    protected Stores createStores() throws Exception {
-      return fresh();
-    }
-  }
-
-  @Nested
-  class Signals extends SignalInboxComplianceSuite {
-    @Override
-    protected Stores createStores() throws Exception {
-      return fresh();
-    }
-  }
-
-  @Nested
-  class Health extends StoreHealthComplianceSuite {
-    @Override
-    protected Stores createStores() throws Exception {
-      return fresh();
     }
   }
 

@@ -1,15 +1,11 @@
 package io.baton.store.postgres;
 
-import io.baton.store.FlowStoreComplianceSuite;
-import io.baton.store.RunIndexComplianceSuite;
-import io.baton.store.SignalInboxComplianceSuite;
-import io.baton.store.StoreHealthComplianceSuite;
+import io.baton.store.MetadataStoreComplianceSuite;
 import io.baton.store.Stores;
 import io.baton.store.postgres.testkit.PostgresServer;
 import io.baton.store.postgres.testkit.TestDatabase;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Nested;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -19,13 +15,14 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * otherwise; {@link PostgresMetadataStoreComplianceTest} runs it on the local server).
  */
 @Testcontainers(disabledWithoutDocker = true)
-class ContainerMetadataStoreComplianceTest {
+class ContainerMetadataStoreComplianceTest extends MetadataStoreComplianceSuite {
   @Container
   static final PostgreSQLContainer container = new PostgreSQLContainer("postgres:15-alpine");
 
   private static TestDatabase database;
 
-  private static Stores fresh() {
+  @Override
+  protected Stores newStores() {
     if (database == null) {
       database =
           TestDatabase.create(
@@ -42,38 +39,6 @@ class ContainerMetadataStoreComplianceTest {
   static void dropDatabase() {
     if (database != null) {
       database.close();
-    }
-  }
-
-  @Nested
-  class Flows extends FlowStoreComplianceSuite {
-    @Override
-    protected Stores createStores() {
-      return fresh();
-    }
-  }
-
-  @Nested
-  class Runs extends RunIndexComplianceSuite {
-    @Override
-    protected Stores createStores() {
-      return fresh();
-    }
-  }
-
-  @Nested
-  class Signals extends SignalInboxComplianceSuite {
-    @Override
-    protected Stores createStores() {
-      return fresh();
-    }
-  }
-
-  @Nested
-  class Health extends StoreHealthComplianceSuite {
-    @Override
-    protected Stores createStores() {
-      return fresh();
     }
   }
 }
