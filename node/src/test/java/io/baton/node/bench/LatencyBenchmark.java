@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -188,6 +189,7 @@ final class LatencyBenchmark {
     int window = 1_000;
     Semaphore inFlight = new Semaphore(window);
     AtomicLong done = new AtomicLong();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
     long warmupEnds = System.nanoTime() + duration.toNanos() / 2;
     long ends = warmupEnds + duration.toNanos();
     long countedFrom = -1;
@@ -209,8 +211,10 @@ final class LatencyBenchmark {
               (runId, failure) -> {
                 if (runId != null) {
                   completions.forget(runId);
+                  done.incrementAndGet();
+                } else {
+                  failed.compareAndSet(null, failure);
                 }
-                done.incrementAndGet();
                 inFlight.release();
               });
     }
@@ -218,6 +222,9 @@ final class LatencyBenchmark {
     double seconds = (System.nanoTime() - countedFrom) / 1e9;
     if (!inFlight.tryAcquire(window, 2, TimeUnit.MINUTES)) {
       throw new IllegalStateException("runs of the throughput measurement did not finish");
+    }
+    if (failed.get() != null) {
+      throw new IllegalStateException("a run of the throughput measurement failed", failed.get());
     }
     return finishedInWindow / seconds;
   }

@@ -76,6 +76,21 @@ class AmbiguousCommitTest {
   }
 
   @Test
+  void a_lone_creation_whose_commit_reply_is_lost_is_reported_appended_and_stored_once() {
+    JournalFixtures root = JournalFixtures.newRoot();
+    AppendRequest create = root.createClaimed("node-a", 4);
+
+    proxy.cutAfterCommits(1);
+    List<AppendResult> results = journal.appendAll(List.of(create));
+
+    assertThat(proxy.cuts()).isEqualTo(1);
+    assertThat(results)
+        .as("the retry of the one-statement creation found the row and went the general way")
+        .containsExactly(new AppendResult.Appended(root.root(), 2, true));
+    assertStoredOnce(root, create);
+  }
+
+  @Test
   void a_batch_whose_commit_reply_is_lost_is_reported_appended_and_stored_once() {
     List<JournalFixtures> roots = new ArrayList<>();
     List<AppendRequest> batch = new ArrayList<>();
