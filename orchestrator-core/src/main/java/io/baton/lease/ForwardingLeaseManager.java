@@ -70,6 +70,11 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
   }
 
   @Override
+  public boolean revokeDeadNode(String nodeId, long nodeToken) {
+    return delegate.revokeDeadNode(nodeId, nodeToken);
+  }
+
+  @Override
   public void heartbeat() {
     delegate.heartbeat();
   }

@@ -90,6 +90,19 @@ public interface LeaseManager extends AutoCloseable {
    */
   void releaseAll();
 
+  /**
+   * Revokes another node's lease because that node is known to be dead (its process is gone), so
+   * that its runs are orphaned now instead of when the lease's TTL runs out. Watchers see the runs
+   * as orphans and the node as gone, not as a hand-off. Only the incarnation named by {@code
+   * nodeToken} (from {@link LiveNodes#tokenOf}) is revoked: if the node has since been granted a
+   * fresh lease, nothing happens. Safe against a wrong verdict: a live node whose lease is revoked
+   * sees it LOST, is fenced out of every run it held, and grants itself a fresh lease.
+   *
+   * @return true when this call revoked the lease, false when that incarnation was already gone
+   * @throws LeaseUnavailableException the lease service cannot be reached
+   */
+  boolean revokeDeadNode(String nodeId, long nodeToken);
+
   /** Renews the node lease now (the manager also renews on its own every {@code leaseTtl / 3}). */
   void heartbeat();
 

@@ -112,6 +112,11 @@ public final class InMemoryLeaseManager implements LeaseManager {
   }
 
   @Override
+  public boolean revokeDeadNode(String nodeId, long nodeToken) {
+    return service.revokeDead(this.nodeId, nodeId, nodeToken);
+  }
+
+  @Override
   public void heartbeat() {
     keeper.heartbeat();
   }
