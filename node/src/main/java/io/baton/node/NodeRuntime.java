@@ -45,6 +45,7 @@ public final class NodeRuntime implements AutoCloseable {
   private static final Duration RETRY_START = Duration.ofMillis(500);
   private static final Duration RETRY_MAX = Duration.ofSeconds(5);
   private static final int IO_THREADS = 4;
+  private static final Duration PROBE_TIMEOUT = Duration.ofMillis(250);
 
   private final NodeConfig config;
   private final SystemScheduler scheduler;
@@ -83,6 +84,7 @@ public final class NodeRuntime implements AutoCloseable {
             .metrics(metrics)
             .io((ignored, journal, lease) -> batchedIo(journal, lease, committers, observed))
             .address(() -> advertisedAddress)
+            .nodeProbe(new TcpNodeProbe(PROBE_TIMEOUT), TcpNodeProbe.probingThread())
             .version(version)
             .ownsStoresAndScheduler()
             .build();

@@ -16,6 +16,7 @@ import io.baton.journal.ClaimReason;
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeInfo;
+import io.baton.recovery.FailureDetector;
 import io.baton.recovery.OrphanClaimer;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.recovery.StartupRecovery;
@@ -92,6 +93,7 @@ public final class OrchestratorNode implements AutoCloseable {
   private final ClaimService claims;
   private final Orchestrator orchestrator;
   private final OrphanClaimer claimer;
+  private final FailureDetector failureDetector;
   private final StartupRecovery startup;
   private final SignalPoller poller;
   private final Supplier<String> address;
@@ -134,6 +136,14 @@ public final class OrchestratorNode implements AutoCloseable {
         new Orchestrator(engine, claims, flows, stores.metadata(), stores.journal(), builder.ids);
     this.claimer =
         new OrphanClaimer(engine, io, claims, stores.metadata(), leases, scheduler, recovery);
+    this.failureDetector =
+        new FailureDetector(
+            leases,
+            builder.nodeProbe,
+            scheduler,
+            builder.probing == null ? scheduler : builder.probing,
+            recovery.enabled() ? recovery.deathProbeInterval() : Duration.ZERO,
+            builder.metrics.counter(FailureDetector.DEAD_NODES_REVOKED));
     this.startup =
         new StartupRecovery(
             engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
@@ -243,6 +253,7 @@ public final class OrchestratorNode implements AutoCloseable {
 
   private CompletableFuture<Void> ready() {
     claimer.start();
+    failureDetector.start();
     poller.start();
     phase.compareAndSet(Phase.STARTING, Phase.READY);
     log.info("node {} ready", nodeId());
@@ -409,6 +420,7 @@ public final class OrchestratorNode implements AutoCloseable {
 
   private CompletableFuture<Void> stopClaiming() {
     claimer.stop();
+    failureDetector.stop();
     poller.stop();
     engine.startDraining();
     return CompletableFuture.completedFuture(null);
@@ -466,6 +478,7 @@ public final class OrchestratorNode implements AutoCloseable {
   public CompletableFuture<Void> halt() {
     phase.set(Phase.STOPPED);
     claimer.stop();
+    failureDetector.stop();
     poller.stop();
     engine.startDraining();
     leases.close();

@@ -13,8 +13,10 @@ import io.baton.flow.RecoveryPolicy;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
 import io.baton.lease.NodeIdInUseException;
+import io.baton.lease.NodeInfo;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
+import io.baton.recovery.NodeProbe;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.RunRecord;
 import io.baton.store.SignalType;
@@ -203,6 +205,7 @@ final class ClusterSimulation {
             },
             sim.view);
     sim.leases = leases;
+    leases.onRevokedDeadNode(target -> oracle.revoked(sim.id, target, processAlive(target)));
     Random nodeRandom = new Random(random.nextLong());
     sim.node =
         OrchestratorNode.builder()
@@ -210,7 +213,12 @@ final class ClusterSimulation {
                 EngineConfig.defaults(sim.id)
                     .withMaxConcurrentRuns(5 + random.nextInt(20))
                     .withDrainTimeout(Duration.ofSeconds(5)))
-            .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(5)))
+            .recovery(
+                RecoveryConfig.defaults()
+                    .withCheckInterval(Duration.ofSeconds(5))
+                    .withDeathProbeInterval(Duration.ofSeconds(1)))
+            .address(sim.id)
+            .nodeProbe(this::probe)
             .scheduler(sim.view)
             .stores(stores)
             .leases(leases)
@@ -253,6 +261,31 @@ final class ClusterSimulation {
                     });
               }
             });
+  }
+
+  /**
+   * What probing a node's address finds: a crashed or exited process refuses connections (gone); a
+   * paused one has its socket but answers nothing, which is no evidence (unknown).
+   */
+  private NodeProbe.Verdict probe(NodeInfo info) {
+    SimNode target = byId(info.nodeId());
+    if (target == null || target.view == null) {
+      return NodeProbe.Verdict.UNKNOWN;
+    }
+    if (!processAlive(info.nodeId())) {
+      return NodeProbe.Verdict.GONE;
+    }
+    return target.view.isPaused() ? NodeProbe.Verdict.UNKNOWN : NodeProbe.Verdict.PRESENT;
+  }
+
+  /** Whether a process of the node runs (it may be paused, slow or draining). */
+  private boolean processAlive(String nodeId) {
+    SimNode target = byId(nodeId);
+    return target != null && (!target.down || target.draining);
+  }
+
+  private SimNode byId(String nodeId) {
+    return nodes.stream().filter(n -> n.id.equals(nodeId)).findFirst().orElse(null);
   }
 
   private static boolean idInUse(Throwable failure) {
