@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.baton.bench.EngineThroughput;
 import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +42,15 @@ class NodeBenchmarksSmokeTest {
   @Test
   void the_hand_off_and_failover_benchmarks_see_every_run_adopted() throws Exception {
     NodeBenchmarks.handoff(20);
-    NodeBenchmarks.failover(10, Duration.ofSeconds(2));
+    Duration ttl = Duration.ofSeconds(4);
+    long[] killed =
+        NodeBenchmarks.failoverTrials(
+            "kill -9", 2, () -> NodeBenchmarks.failover(10, ttl), ttl, "-");
+    long paused = NodeBenchmarks.pausedFailover(10, ttl);
+    // generous margins: the benchmark judges the targets; this checks which path adopted the runs
+    assertThat(Arrays.stream(killed).max().orElseThrow())
+        .as("a killed node's lease is revoked, not waited for")
+        .isLessThan(ttl.toMillis() / 2);
+    assertThat(paused).as("a paused node is no evidence").isGreaterThan(ttl.toMillis() / 2);
   }
 }
