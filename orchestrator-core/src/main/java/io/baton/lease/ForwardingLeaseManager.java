@@ -75,6 +75,16 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
   }
 
   @Override
+  public void standDown() {
+    delegate.standDown();
+  }
+
+  @Override
+  public void resume() {
+    delegate.resume();
+  }
+
+  @Override
   public void heartbeat() {
     delegate.heartbeat();
   }

@@ -103,6 +103,25 @@ public interface LeaseManager extends AutoCloseable {
    */
   boolean revokeDeadNode(String nodeId, long nodeToken);
 
+  /**
+   * Gives every run away without a drain, because this node cannot journal them (its store is
+   * unreachable from here): revokes the node lease, as a death rather than a hand-off (steps may
+   * have been interrupted), and grants no fresh lease until {@link #resume()}. The state turns
+   * LOST. A lease that is gone already is fine.
+   *
+   * @throws LeaseUnavailableException the lease service cannot be reached (the lease then expires
+   *     after its TTL, and the manager still grants none until {@link #resume()})
+   */
+  void standDown();
+
+  /**
+   * After {@link #standDown()}: grants a fresh lease, announces the node again and renews it as
+   * before. Does nothing unless standing down.
+   *
+   * @throws LeaseUnavailableException the lease service cannot be reached (call again later)
+   */
+  void resume();
+
   /** Renews the node lease now (the manager also renews on its own every {@code leaseTtl / 3}). */
   void heartbeat();
 

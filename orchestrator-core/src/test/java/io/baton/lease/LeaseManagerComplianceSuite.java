@@ -512,6 +512,53 @@ public abstract class LeaseManagerComplianceSuite {
     assertThat(b.liveNodes().tokenOf("node-a")).hasValue(a.nodeToken());
   }
 
+  @Test
+  void
+      a_node_that_stands_down_gives_its_runs_away_as_a_death_and_takes_no_lease_until_it_resumes() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID run = UUID.randomUUID();
+    long runToken = token(a.acquire(run));
+    long oldNodeToken = a.nodeToken();
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      a.standDown();
+
+      assertThat(a.state()).isEqualTo(ConnectionState.LOST);
+      cluster.await("node-a's run orphaned", () -> watcher.count(run) == 1);
+      assertThat(watcher.orphans).singleElement().satisfies(o -> assertThat(o.handoff()).isFalse());
+      assertThat(token(b.acquire(run))).isGreaterThan(runToken);
+
+      Instant later = cluster.now().plus(TTL.multipliedBy(2));
+      cluster.await("two TTLs", () -> !cluster.now().isBefore(later));
+      assertThat(a.state())
+          .as("no fresh lease while standing down")
+          .isEqualTo(ConnectionState.LOST);
+      assertThat(b.liveNodes().tokenOf("node-a")).isEmpty();
+
+      a.resume();
+
+      assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
+      assertThat(a.nodeToken()).isGreaterThan(oldNodeToken);
+      assertThat(b.liveNodes().tokenOf("node-a")).hasValue(a.nodeToken());
+      assertThat(a.acquire(run)).isInstanceOf(AcquireResult.OwnedBy.class);
+      UUID fresh = UUID.randomUUID();
+      assertThat(token(a.acquire(fresh))).isGreaterThan(runToken);
+      Instant renewed = cluster.now().plus(TTL.multipliedBy(2));
+      cluster.await("two more TTLs", () -> !cluster.now().isBefore(renewed));
+      assertThat(a.state()).as("renewed after resuming").isEqualTo(ConnectionState.CONNECTED);
+    }
+  }
+
+  @Test
+  void resuming_a_node_that_did_not_stand_down_does_nothing() {
+    LeaseManager a = node("node-a");
+    long nodeToken = a.nodeToken();
+    a.resume();
+    assertThat(a.nodeToken()).isEqualTo(nodeToken);
+    assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
+  }
+
   /** Heartbeats until the node holds a lease other than the one granted at {@code oldNodeToken}. */
   private static boolean renewsOntoFreshLease(LeaseManager node, long oldNodeToken) {
     try {

@@ -232,6 +232,23 @@ public final class EtcdLeaseManager implements LeaseManager {
   }
 
   @Override
+  public void standDown() {
+    requireStarted();
+    try {
+      session.revokeCurrent();
+    } finally {
+      keeper.standDown();
+    }
+    log.warn("node {} stood down: it revoked its lease, its runs go to the other nodes", nodeId);
+  }
+
+  @Override
+  public void resume() {
+    requireStarted();
+    keeper.resume();
+  }
+
+  @Override
   public void heartbeat() {
     requireStarted();
     keeper.heartbeat();

@@ -117,6 +117,20 @@ public final class InMemoryLeaseManager implements LeaseManager {
   }
 
   @Override
+  public void standDown() {
+    try {
+      service.standDown(nodeId, leaseId);
+    } finally {
+      keeper.standDown();
+    }
+  }
+
+  @Override
+  public void resume() {
+    keeper.resume();
+  }
+
+  @Override
   public void heartbeat() {
     keeper.heartbeat();
   }

@@ -181,6 +181,15 @@ public final class InMemoryLeaseService {
     return notOwned;
   }
 
+  /** Drops the node's own lease as a death, not a hand-off (it stands down). */
+  synchronized void standDown(String nodeId, long leaseId) {
+    reach(nodeId);
+    Lease lease = leases.get(leaseId);
+    if (lease != null) {
+      drop(lease, false);
+    }
+  }
+
   synchronized void revoke(String nodeId, long leaseId) {
     reach(nodeId);
     Lease lease = leases.get(leaseId);
