@@ -1,5 +1,6 @@
 package io.baton.cluster;
 
+import com.codahale.metrics.Counter;
 import io.baton.cluster.ShutdownOrder.ClosingStep;
 import io.baton.cluster.ShutdownOrder.HandOffStep;
 import io.baton.engine.ClaimService;
@@ -77,11 +78,19 @@ public final class OrchestratorNode implements AutoCloseable {
     NEW,
     STARTING,
     READY,
+    /**
+     * Its store could not be reached for {@code recovery.storeOutageHandoff}: it gave its runs away
+     * and waits, not ready, for the store to answer again; then it is READY again.
+     */
+    STANDBY,
     DRAINING,
     STOPPED,
     /** Startup recovery failed: the lease is released and the node cannot start again. */
     FAILED
   }
+
+  /** How often a node stood down because its store could not be reached. */
+  public static final String STORE_OUTAGE_HANDOFFS = "baton.recovery.store_outage_handoffs";
 
   private final EngineConfig config;
   private final RecoveryConfig recovery;
@@ -94,6 +103,8 @@ public final class OrchestratorNode implements AutoCloseable {
   private final Orchestrator orchestrator;
   private final OrphanClaimer claimer;
   private final FailureDetector failureDetector;
+  private final StoreOutageWatch storeOutageWatch;
+  private final Counter storeOutageHandoffs;
   private final StartupRecovery startup;
   private final SignalPoller poller;
   private final Supplier<String> address;
@@ -144,6 +155,17 @@ public final class OrchestratorNode implements AutoCloseable {
             builder.probing == null ? scheduler : builder.probing,
             recovery.enabled() ? recovery.deathProbeInterval() : Duration.ZERO,
             builder.metrics.counter(FailureDetector.DEAD_NODES_REVOKED));
+    this.storeOutageWatch =
+        new StoreOutageWatch(
+            nodeId(),
+            recovery.enabled() ? recovery.storeOutageHandoff() : Duration.ZERO,
+            scheduler,
+            io,
+            stores.metadata(),
+            engine::appendsFailingFor,
+            this::standDown,
+            this::resumeAfterStandDown);
+    this.storeOutageHandoffs = builder.metrics.counter(STORE_OUTAGE_HANDOFFS);
     this.startup =
         new StartupRecovery(
             engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
@@ -255,6 +277,7 @@ public final class OrchestratorNode implements AutoCloseable {
     claimer.start();
     failureDetector.start();
     poller.start();
+    storeOutageWatch.start();
     phase.compareAndSet(Phase.STARTING, Phase.READY);
     log.info("node {} ready", nodeId());
     return CompletableFuture.completedFuture(null);
@@ -284,6 +307,60 @@ public final class OrchestratorNode implements AutoCloseable {
             });
   }
 
+  /**
+   * Gray failure: the node holds its lease but cannot reach its store. It stops taking work, and
+   * revokes its lease so that nodes that reach the store adopt its runs now (what it could not
+   * journal is re-run by them under their recovery policy, never committed twice: its appends are
+   * fenced out). It stays not ready until the store answers again.
+   */
+  private void standDown(String why) {
+    if (!phase.compareAndSet(Phase.READY, Phase.STANDBY)) {
+      return;
+    }
+    storeOutageHandoffs.inc();
+    log.warn(
+        "node {}: {}; standing down: its {} runs go to nodes that reach the store",
+        nodeId(),
+        why,
+        engine.activeCount());
+    claimer.stop();
+    failureDetector.stop();
+    poller.stop();
+    Futures.whenComplete(
+        io.call(
+            "stand down",
+            () -> {
+              leases.standDown();
+              return null;
+            }),
+        (done, failure) -> {
+          if (failure != null) {
+            log.warn(
+                "node {}: could not revoke its lease ({}); it expires after its TTL",
+                nodeId(),
+                failure.toString());
+          }
+        });
+  }
+
+  /** The store answers again: a fresh lease, this node's runs re-adopted, claiming again. */
+  private boolean resumeAfterStandDown() {
+    if (!phase.compareAndSet(Phase.STANDBY, Phase.READY)) {
+      return phase.get() != Phase.STANDBY;
+    }
+    try {
+      leases.resume();
+    } catch (RuntimeException unreachable) {
+      phase.compareAndSet(Phase.READY, Phase.STANDBY);
+      log.info("node {}: could not take a fresh lease yet: {}", nodeId(), unreachable.toString());
+      return false;
+    }
+    claimer.start();
+    failureDetector.start();
+    poller.start();
+    return true;
+  }
+
   /** Why startup recovery failed, once the node is {@link Phase#FAILED}. */
   public Optional<Throwable> startFailure() {
     return Optional.ofNullable(startFailure);
@@ -296,9 +373,11 @@ public final class OrchestratorNode implements AutoCloseable {
       case SUSPENDED -> engine.setSuspended(true);
       case LOST ->
           engine.leaseEnded(
-              phase.get() == Phase.DRAINING
-                  ? "its lease was released at shutdown"
-                  : "the node's lease was lost");
+              switch (phase.get()) {
+                case DRAINING -> "its lease was released at shutdown";
+                case STANDBY -> "the node stood down: its store cannot be reached";
+                default -> "the node's lease was lost";
+              });
       case CONNECTED -> {
         engine.setSuspended(false);
         if (previous == ConnectionState.LOST && phase.get() == Phase.READY && recovery.enabled()) {
@@ -357,6 +436,7 @@ public final class OrchestratorNode implements AutoCloseable {
   public CompletableFuture<Void> drain() {
     synchronized (handOffLock) {
       if (!phase.compareAndSet(Phase.READY, Phase.DRAINING)
+          && !phase.compareAndSet(Phase.STANDBY, Phase.DRAINING)
           && !phase.compareAndSet(Phase.STARTING, Phase.DRAINING)) {
         HandOff running = handOff;
         return running != null ? running.ended() : CompletableFuture.completedFuture(null);
@@ -419,6 +499,7 @@ public final class OrchestratorNode implements AutoCloseable {
   }
 
   private CompletableFuture<Void> stopClaiming() {
+    storeOutageWatch.stop();
     claimer.stop();
     failureDetector.stop();
     poller.stop();
@@ -477,6 +558,7 @@ public final class OrchestratorNode implements AutoCloseable {
   /** Stops without draining or releasing, as if the process died (the lease expires later). */
   public CompletableFuture<Void> halt() {
     phase.set(Phase.STOPPED);
+    storeOutageWatch.stop();
     claimer.stop();
     failureDetector.stop();
     poller.stop();

@@ -16,6 +16,7 @@ import io.baton.lease.NodeIdInUseException;
 import io.baton.lease.NodeInfo;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
+import io.baton.recovery.FailureDetector;
 import io.baton.recovery.NodeProbe;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.RunRecord;
@@ -52,7 +53,15 @@ final class ClusterSimulation {
   private static final Duration FAULT_WINDOW = Duration.ofSeconds(150);
   private static final Duration TIME_LIMIT = Duration.ofHours(2);
 
-  record Stats(int nodes, int runs, int faults, long fencedOut, long claims, Duration simulated) {}
+  record Stats(
+      int nodes,
+      int runs,
+      int faults,
+      long fencedOut,
+      long claims,
+      long deadNodesRevoked,
+      long storeOutageHandoffs,
+      Duration simulated) {}
 
   record Result(long seed, List<String> violations, Stats stats) {
     boolean passed() {
@@ -134,6 +143,8 @@ final class ClusterSimulation {
   private int faultCount;
   private long fencedOutOfRetired;
   private long claimsOfRetired;
+  private long revokedOfRetired;
+  private long standDownsOfRetired;
 
   ClusterSimulation(long seed, boolean brokenFence) {
     this.seed = seed;
@@ -216,7 +227,9 @@ final class ClusterSimulation {
             .recovery(
                 RecoveryConfig.defaults()
                     .withCheckInterval(Duration.ofSeconds(5))
-                    .withDeathProbeInterval(Duration.ofSeconds(1)))
+                    .withDeathProbeInterval(Duration.ofSeconds(1))
+                    // below the longest store outage the faults inject, so nodes stand down
+                    .withStoreOutageHandoff(Duration.ofSeconds(10)))
             .address(sim.id)
             .nodeProbe(this::probe)
             .scheduler(sim.view)
@@ -316,6 +329,8 @@ final class ClusterSimulation {
   private void countRetired(SimNode sim) {
     fencedOutOfRetired += sim.metrics.counter(EngineMetrics.JOURNAL_FENCED_OUT).getCount();
     claimsOfRetired += sim.metrics.counter(EngineMetrics.CLAIMS).getCount();
+    revokedOfRetired += sim.metrics.counter(FailureDetector.DEAD_NODES_REVOKED).getCount();
+    standDownsOfRetired += sim.metrics.counter(OrchestratorNode.STORE_OUTAGE_HANDOFFS).getCount();
     sim.metrics = new MetricRegistry();
   }
 
@@ -627,9 +642,13 @@ final class ClusterSimulation {
   private Stats stats() {
     long fenced = fencedOutOfRetired;
     long claims = claimsOfRetired;
+    long revoked = revokedOfRetired;
+    long standDowns = standDownsOfRetired;
     for (SimNode sim : nodes) {
       fenced += sim.metrics.counter(EngineMetrics.JOURNAL_FENCED_OUT).getCount();
       claims += sim.metrics.counter(EngineMetrics.CLAIMS).getCount();
+      revoked += sim.metrics.counter(FailureDetector.DEAD_NODES_REVOKED).getCount();
+      standDowns += sim.metrics.counter(OrchestratorNode.STORE_OUTAGE_HANDOFFS).getCount();
     }
     return new Stats(
         nodes.size(),
@@ -637,6 +656,8 @@ final class ClusterSimulation {
         faultCount,
         fenced,
         claims,
+        revoked,
+        standDowns,
         Duration.between(SettableClock.EPOCH, global.now()));
   }
 }
