@@ -326,15 +326,12 @@ public final class OrchestratorNode implements AutoCloseable {
     claimer.stop();
     failureDetector.stop();
     poller.stop();
-    Futures.whenComplete(
-        io.call(
-            "stand down",
-            () -> {
-              leases.standDown();
-              return null;
-            }),
-        (done, failure) -> {
-          if (failure != null) {
+    // On the scheduler, not the I/O threads: those may all be stuck on the store.
+    scheduler.execute(
+        () -> {
+          try {
+            leases.standDown();
+          } catch (RuntimeException failure) {
             log.warn(
                 "node {}: could not revoke its lease ({}); it expires after its TTL",
                 nodeId(),
