@@ -2,7 +2,7 @@ package io.baton.store.memory;
 
 import io.baton.store.Stores;
 
-/** Creates the in-memory journal, metadata store and blob store that belong together. */
+/** Creates the in-memory journal, metadata, blob and event stores that belong together. */
 public final class InMemoryStores {
   private InMemoryStores() {}
 
@@ -14,6 +14,7 @@ public final class InMemoryStores {
   public static Stores create(int maxBlobBytes) {
     InMemoryMetadataStore metadata = new InMemoryMetadataStore();
     ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata);
-    return new Stores(journal, metadata, new InMemoryBlobStore(maxBlobBytes), null);
+    return new Stores(
+        journal, metadata, new InMemoryBlobStore(maxBlobBytes), new InMemoryEventStore(), null);
   }
 }
