@@ -12,6 +12,8 @@ import io.baton.engine.Orchestrator;
 import io.baton.engine.SetAsideRuns;
 import io.baton.engine.SignalPoller;
 import io.baton.engine.StartupRecoveryFailedException;
+import io.baton.event.EventDispatcher;
+import io.baton.event.EventTriggers;
 import io.baton.journal.ClaimReason;
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
@@ -94,6 +96,8 @@ public final class OrchestratorNode implements AutoCloseable {
   private final OrphanClaimer claimer;
   private final StartupRecovery startup;
   private final SignalPoller poller;
+  private final EventTriggers eventTriggers;
+  private final EventDispatcher eventDispatcher;
   private final Supplier<String> address;
   private final String version;
   private final Instant createdAt;
@@ -139,6 +143,10 @@ public final class OrchestratorNode implements AutoCloseable {
             engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
     this.poller =
         new SignalPoller(engine, stores.metadata(), scheduler, config.signalPollInterval());
+    this.eventTriggers =
+        new EventTriggers(
+            stores.events(), flows, stores.metadata(), orchestrator.commands(), io, scheduler);
+    this.eventDispatcher = new EventDispatcher(eventTriggers, io, scheduler, builder.events);
     engine.onParked(
         (root, wakeAt) ->
             scheduler.scheduleAt(
@@ -176,6 +184,11 @@ public final class OrchestratorNode implements AutoCloseable {
 
   public Orchestrator orchestrator() {
     return orchestrator;
+  }
+
+  /** Where events are received and turned into runs. */
+  public EventTriggers events() {
+    return eventTriggers;
   }
 
   public Engine engine() {
@@ -244,6 +257,7 @@ public final class OrchestratorNode implements AutoCloseable {
   private CompletableFuture<Void> ready() {
     claimer.start();
     poller.start();
+    eventDispatcher.start();
     phase.compareAndSet(Phase.STARTING, Phase.READY);
     log.info("node {} ready", nodeId());
     return CompletableFuture.completedFuture(null);
@@ -410,6 +424,7 @@ public final class OrchestratorNode implements AutoCloseable {
   private CompletableFuture<Void> stopClaiming() {
     claimer.stop();
     poller.stop();
+    eventDispatcher.stop();
     engine.startDraining();
     return CompletableFuture.completedFuture(null);
   }
@@ -467,6 +482,7 @@ public final class OrchestratorNode implements AutoCloseable {
     phase.set(Phase.STOPPED);
     claimer.stop();
     poller.stop();
+    eventDispatcher.stop();
     engine.startDraining();
     leases.close();
     return engine.dropAll("halted");

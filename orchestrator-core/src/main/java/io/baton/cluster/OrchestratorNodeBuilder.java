@@ -6,6 +6,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineIo;
 import io.baton.engine.FlowReader;
 import io.baton.engine.SchedulerEngineIo;
+import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
@@ -33,6 +34,7 @@ public final class OrchestratorNodeBuilder {
   Supplier<String> address = () -> "";
   String version = "";
   boolean ownsStoresAndScheduler;
+  EventsConfig events = EventsConfig.DEFAULTS;
 
   public OrchestratorNodeBuilder config(EngineConfig config) {
     this.config = config;
@@ -101,6 +103,12 @@ public final class OrchestratorNodeBuilder {
   /** Where the node's API answers, asked when the node starts (after the API has bound). */
   public OrchestratorNodeBuilder address(Supplier<String> address) {
     this.address = address;
+    return this;
+  }
+
+  /** How the node dispatches events; default {@link EventsConfig#DEFAULTS}. */
+  public OrchestratorNodeBuilder events(EventsConfig events) {
+    this.events = events;
     return this;
   }
 

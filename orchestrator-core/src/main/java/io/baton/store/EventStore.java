@@ -53,4 +53,12 @@ public interface EventStore {
 
   /** Deletes triggered events received before {@code cutoff}; returns how many. */
   int deleteTriggeredBefore(Instant cutoff);
+
+  /**
+   * Whether this store keeps events at all ({@code false} only for the empty store of {@link
+   * Stores} built without one): a node runs no event dispatcher on a store that keeps none.
+   */
+  default boolean keepsEvents() {
+    return true;
+  }
 }

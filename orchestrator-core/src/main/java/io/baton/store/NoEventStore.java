@@ -60,6 +60,11 @@ enum NoEventStore implements EventStore {
     return 0;
   }
 
+  @Override
+  public boolean keepsEvents() {
+    return false;
+  }
+
   private static UnsupportedOperationException refused() {
     return new UnsupportedOperationException("these stores keep no events");
   }

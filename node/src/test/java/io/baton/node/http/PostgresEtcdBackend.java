@@ -34,7 +34,9 @@ public final class PostgresEtcdBackend implements TestBackend {
             spec.nodeId(),
             spec.scheduler());
     OrchestratorNode node =
-        spec.build(new Stores(stores.journal(), metadata.store(), stores.blobs(), null), leases);
+        spec.build(
+            new Stores(stores.journal(), metadata.store(), stores.blobs(), stores.events(), null),
+            leases);
     return new NodeUnderTest(node, stores, metadata::down);
   }
 
