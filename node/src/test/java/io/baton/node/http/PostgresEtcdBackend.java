@@ -40,6 +40,13 @@ public final class PostgresEtcdBackend implements TestBackend {
     return new NodeUnderTest(node, stores, metadata::down);
   }
 
+  /**
+   * The database every node of this backend uses (for tests that write to it as an application).
+   */
+  public TestDatabase database() {
+    return database;
+  }
+
   @Override
   public void close() {
     database.close();
