@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
@@ -31,6 +32,26 @@ public record CloudEvent(String id, String source, String type, Instant time, Js
     Objects.requireNonNull(value, name);
     if (value.isEmpty()) {
       throw new IllegalArgumentException("a CloudEvent's " + name + " must not be empty");
+    }
+  }
+
+  /**
+   * Reads an envelope as {@link #toJson} writes it (the attributes it has; others are ignored).
+   *
+   * @throws IllegalArgumentException {@code id}, {@code source} or {@code type} is missing, or
+   *     {@code time} is not an ISO-8601 instant
+   */
+  public static CloudEvent fromJson(JsonNode json) {
+    JsonNode time = json.path("time");
+    try {
+      return new CloudEvent(
+          json.path("id").asText(""),
+          json.path("source").asText(""),
+          json.path("type").asText(""),
+          time.isTextual() ? Instant.parse(time.textValue()) : null,
+          json.get("data"));
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException("not an ISO-8601 time: " + time, e);
     }
   }
 

@@ -163,4 +163,37 @@ class EventTriggersTest {
     assertThat(runsOf("ship")).hasSize(1);
     assertThat(a.events().store().find("shop", "e-9").orElseThrow().triggered()).isTrue();
   }
+
+  @Test
+  void events_a_step_emits_start_the_flows_they_trigger_once() {
+    cluster.apply(
+        TestFlows.named("pack")
+            .trigger(null, "order.created")
+            .step(
+                "box",
+                "noop",
+                "{\"emit\": [{\"type\": \"parcel.packed\", \"data\": {\"order\": \"{{ input.orderId }}\"}}]}")
+            .build());
+    cluster.apply(
+        TestFlows.named("deliver")
+            .trigger("{{ event.data.order }}", "parcel.packed")
+            .step(
+                "go",
+                "echo",
+                "{\"order\": \"{{ input.order }}\", \"from\": \"{{ event.source }}\"}")
+            .build());
+
+    cluster.await(a.events().ingest(order("e-1", 7)));
+    cluster.runUntil(
+        () -> runsOf("deliver").size() == 1 && runsOf("deliver").get(0).status().isTerminal(),
+        Duration.ofSeconds(30));
+    cluster.scheduler.advance(Duration.ofSeconds(30));
+
+    RunRecord deliver = runsOf("deliver").get(0);
+    assertThat(runsOf("deliver")).hasSize(1);
+    assertThat(deliver.output()).isEqualTo(json("{\"order\": 7, \"from\": \"/baton/flows/pack\"}"));
+    UUID pack = runsOf("pack").get(0).runId();
+    RunCreated created = (RunCreated) a.orchestrator().journal(deliver.runId()).get(0).event();
+    assertThat(created.trigger().path("id").asText()).isEqualTo(pack + "/box/0");
+  }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.baton.journal.StepCompleted;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -210,6 +212,22 @@ public abstract class EventStoreComplianceSuite {
     Set<CloudEvent> distinct = drained.stream().map(StoredEvent::event).collect(Collectors.toSet());
     assertThat(distinct).containsExactlyInAnyOrderElementsOf(queued);
     assertThat(events.count(EventFilter.ALL)).isEqualTo(total);
+  }
+
+  @Test
+  void a_step_completion_that_emits_events_puts_them_in_the_outbox_with_its_append() {
+    CloudEvent shipped = new CloudEvent("r/ship/0", "/baton/flows/f", "order.shipped", null, null);
+    CloudEvent billed =
+        new CloudEvent("r/ship/1", "/baton/flows/f", "order.billed", T0, JSON.valueToTree(7));
+    ArrayNode emitted = JSON.createArrayNode().add(shipped.toJson()).add(billed.toJson());
+    RunWriter run = new RunWriter(stores.journal(), T0).running("f", "node-a", 5);
+    run.append(run.root(), new StepCompleted("quiet", 1, null, T0));
+    assertThat(events.outboxSize()).isZero();
+
+    run.append(run.root(), new StepCompleted("ship", 1, null, T0, emitted));
+    assertThat(events.drainOutbox(10, T0))
+        .extracting(StoredEvent::event)
+        .containsExactly(shipped, billed);
   }
 
   @Test

@@ -37,3 +37,22 @@ CREATE TABLE event_outbox (
     data       jsonb       NOT NULL DEFAULT 'null',
     created_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- Events that steps emit: journaled with the step's completion (StepCompleted.emitted, a list of
+-- CloudEvents envelopes) and put in the outbox by this trigger, in the transaction of the append,
+-- so they exist exactly when the completion does. The WHEN clause keeps every other entry at the
+-- cost of one jsonb lookup.
+CREATE FUNCTION journal_emitted_events_to_outbox() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO event_outbox (source, id, type, event_time, data, created_at)
+    SELECT e ->> 'source', e ->> 'id', e ->> 'type', (e ->> 'time')::timestamptz,
+           COALESCE(e -> 'data', 'null'::jsonb), NEW.ts
+    FROM jsonb_array_elements(NEW.event -> 'emitted') AS e;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER journal_emitted_events AFTER INSERT ON journal
+    FOR EACH ROW WHEN (NEW.event ? 'emitted')
+    EXECUTE FUNCTION journal_emitted_events_to_outbox();

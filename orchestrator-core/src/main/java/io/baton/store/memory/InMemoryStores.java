@@ -13,8 +13,8 @@ public final class InMemoryStores {
   /** Stores whose blob store refuses blobs larger than {@code maxBlobBytes}. */
   public static Stores create(int maxBlobBytes) {
     InMemoryMetadataStore metadata = new InMemoryMetadataStore();
-    ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata);
-    return new Stores(
-        journal, metadata, new InMemoryBlobStore(maxBlobBytes), new InMemoryEventStore(), null);
+    InMemoryEventStore events = new InMemoryEventStore();
+    ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata, events);
+    return new Stores(journal, metadata, new InMemoryBlobStore(maxBlobBytes), events, null);
   }
 }
