@@ -7,7 +7,6 @@ import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -117,10 +116,6 @@ public final class EventDispatcher {
   }
 
   private CompletableFuture<Void> triggerAll(List<StoredEvent> stored) {
-    List<CompletableFuture<List<TriggeredRun>>> each = new ArrayList<>();
-    for (StoredEvent event : stored) {
-      each.add(triggers.trigger(event));
-    }
-    return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
+    return triggers.triggerAll(stored).thenApply(done -> null);
   }
 }

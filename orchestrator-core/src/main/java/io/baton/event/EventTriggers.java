@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,14 +95,12 @@ public final class EventTriggers {
               if (dryRun) {
                 return CompletableFuture.completedFuture(new Replay(found.count(), 0, List.of()));
               }
-              List<CompletableFuture<List<TriggeredRun>>> each =
-                  found.events().stream().map(this::trigger).toList();
-              return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
+              return triggerAll(found.events())
                   .thenApply(
-                      done -> {
+                      each -> {
                         List<TriggeredRun> started =
                             each.stream()
-                                .flatMap(runs -> runs.join().stream())
+                                .flatMap(List::stream)
                                 .filter(TriggeredRun::created)
                                 .toList();
                         return new Replay(found.count(), found.events().size(), started);
@@ -152,29 +151,77 @@ public final class EventTriggers {
    * and to run on several nodes at once.
    */
   public CompletableFuture<List<TriggeredRun>> trigger(StoredEvent stored) {
-    return io.call("match event " + stored.event().id(), () -> matches(stored.event()))
-        .thenCompose(matches -> startAll(stored, matches))
+    return triggerAll(List.of(stored)).thenApply(all -> all.get(0));
+  }
+
+  /**
+   * {@link #trigger} for a batch: the flows are read once, and the events whose runs all exist are
+   * marked triggered in one call. Fails if any event's runs could not all be started (the others
+   * are marked; the failed ones stay untriggered for a later pass).
+   */
+  public CompletableFuture<List<List<TriggeredRun>>> triggerAll(List<StoredEvent> batch) {
+    if (batch.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    return io.call("match " + batch.size() + " events", this::triggeredFlows)
         .thenCompose(
-            started ->
-                io.call(
-                    "mark event " + stored.event().id() + " triggered",
-                    () -> {
-                      events.markTriggered(List.of(stored.seq()), scheduler.now());
-                      return started;
-                    }));
+            triggered -> {
+              List<CompletableFuture<List<TriggeredRun>>> each = new ArrayList<>();
+              for (StoredEvent stored : batch) {
+                each.add(startAll(stored, matches(triggered, stored.event())));
+              }
+              return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
+                  .handle((done, failure) -> each)
+                  .thenCompose(settled -> mark(batch, settled));
+            });
+  }
+
+  private CompletableFuture<List<List<TriggeredRun>>> mark(
+      List<StoredEvent> batch, List<CompletableFuture<List<TriggeredRun>>> settled) {
+    List<Long> done = new ArrayList<>();
+    Throwable failed = null;
+    for (int i = 0; i < batch.size(); i++) {
+      CompletableFuture<List<TriggeredRun>> runs = settled.get(i);
+      if (runs.isCompletedExceptionally()) {
+        failed = failed == null ? runs.handle((ok, failure) -> failure).join() : failed;
+      } else {
+        done.add(batch.get(i).seq());
+      }
+    }
+    Throwable failure = failed;
+    return io.call(
+        "mark " + done.size() + " events triggered",
+        () -> {
+          events.markTriggered(done, scheduler.now());
+          if (failure != null) {
+            throw new CompletionException(failure);
+          }
+          return settled.stream().map(CompletableFuture::join).toList();
+        });
   }
 
   private record Match(String flow, String key) {}
 
-  /** The flows whose newest version's trigger matches the event, by name, with their keys. */
-  private List<Match> matches(CloudEvent event) {
-    List<Match> matches = new ArrayList<>();
+  /** The newest version of every flow that has a trigger, by name. */
+  private List<Flow> triggeredFlows() {
     List<FlowRecord> newest = new ArrayList<>(flows.list());
     newest.sort(Comparator.comparing(FlowRecord::name));
+    List<Flow> triggered = new ArrayList<>();
     for (FlowRecord record : newest) {
       Flow flow = flows.byHash(record.hash());
-      EventTrigger trigger = flow.trigger().orElse(null);
-      if (trigger != null && trigger.matches(event.type())) {
+      if (flow.trigger().isPresent()) {
+        triggered.add(flow);
+      }
+    }
+    return triggered;
+  }
+
+  /** The flows whose trigger matches the event, with their keys. */
+  private static List<Match> matches(List<Flow> triggered, CloudEvent event) {
+    List<Match> matches = new ArrayList<>();
+    for (Flow flow : triggered) {
+      EventTrigger trigger = flow.trigger().orElseThrow();
+      if (trigger.matches(event.type())) {
         matches.add(new Match(flow.name(), trigger.dedupKey(event.toJson())));
       }
     }
@@ -203,7 +250,7 @@ public final class EventTriggers {
 
   private List<TriggeredRun> existingRuns(StoredEvent stored) {
     List<TriggeredRun> found = new ArrayList<>();
-    for (Match match : matches(stored.event())) {
+    for (Match match : matches(triggeredFlows(), stored.event())) {
       runs.findRunByIdempotencyKey(idempotencyKey(match.flow(), match.key()))
           .ifPresent(
               run -> found.add(new TriggeredRun(match.flow(), match.key(), run.runId(), false)));
