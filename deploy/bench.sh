@@ -3,12 +3,13 @@
 # database) and etcd (a member started for the run). Prints figures; see
 # docs/benchmarks.md for what was measured on this project's machine.
 #
-#   deploy/bench.sh [engine|latency|recovery|memory|handoff|failover|all]
+#   deploy/bench.sh [engine|latency|events|recovery|memory|handoff|failover|all]
 #
 # System properties tune sizes: -Dbaton.bench.size=10000 (recovery, memory),
 # -Dbaton.bench.runs=50000 -Dbaton.bench.window=2000 -Dbaton.bench.policy=fail (engine; the
 # last runs the flow with recovery: fail, whose steps also journal their starts),
-# -Dbaton.bench.latencyRuns=2000 -Dbaton.bench.loadSeconds=5 (latency), -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),
+# -Dbaton.bench.latencyRuns=2000 -Dbaton.bench.loadSeconds=5 (latency),
+# -Dbaton.bench.events=20000 -Dbaton.bench.appThreads=8 (events), -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),
 # passed as extra arguments after the benchmark's name.
 set -euo pipefail
 cd "$(dirname "$0")/.."

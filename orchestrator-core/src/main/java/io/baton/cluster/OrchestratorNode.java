@@ -13,6 +13,8 @@ import io.baton.engine.Orchestrator;
 import io.baton.engine.SetAsideRuns;
 import io.baton.engine.SignalPoller;
 import io.baton.engine.StartupRecoveryFailedException;
+import io.baton.event.EventDispatcher;
+import io.baton.event.EventTriggers;
 import io.baton.journal.ClaimReason;
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
@@ -107,6 +109,8 @@ public final class OrchestratorNode implements AutoCloseable {
   private final Counter storeOutageHandoffs;
   private final StartupRecovery startup;
   private final SignalPoller poller;
+  private final EventTriggers eventTriggers;
+  private final EventDispatcher eventDispatcher;
   private final Supplier<String> address;
   private final String version;
   private final Instant createdAt;
@@ -171,6 +175,10 @@ public final class OrchestratorNode implements AutoCloseable {
             engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
     this.poller =
         new SignalPoller(engine, stores.metadata(), scheduler, config.signalPollInterval());
+    this.eventTriggers =
+        new EventTriggers(
+            stores.events(), flows, stores.metadata(), orchestrator.commands(), io, scheduler);
+    this.eventDispatcher = new EventDispatcher(eventTriggers, io, scheduler, builder.events);
     engine.onParked(
         (root, wakeAt) ->
             scheduler.scheduleAt(
@@ -208,6 +216,11 @@ public final class OrchestratorNode implements AutoCloseable {
 
   public Orchestrator orchestrator() {
     return orchestrator;
+  }
+
+  /** Where events are received and turned into runs. */
+  public EventTriggers events() {
+    return eventTriggers;
   }
 
   public Engine engine() {
@@ -277,6 +290,7 @@ public final class OrchestratorNode implements AutoCloseable {
     claimer.start();
     failureDetector.start();
     poller.start();
+    eventDispatcher.start();
     storeOutageWatch.start();
     phase.compareAndSet(Phase.STARTING, Phase.READY);
     log.info("node {} ready", nodeId());
@@ -326,6 +340,7 @@ public final class OrchestratorNode implements AutoCloseable {
     claimer.stop();
     failureDetector.stop();
     poller.stop();
+    eventDispatcher.stop();
     // On the scheduler, not the I/O threads: those may all be stuck on the store.
     scheduler.execute(
         () -> {
@@ -355,6 +370,7 @@ public final class OrchestratorNode implements AutoCloseable {
     claimer.start();
     failureDetector.start();
     poller.start();
+    eventDispatcher.start();
     return true;
   }
 
@@ -500,6 +516,7 @@ public final class OrchestratorNode implements AutoCloseable {
     claimer.stop();
     failureDetector.stop();
     poller.stop();
+    eventDispatcher.stop();
     engine.startDraining();
     return CompletableFuture.completedFuture(null);
   }
@@ -559,6 +576,7 @@ public final class OrchestratorNode implements AutoCloseable {
     claimer.stop();
     failureDetector.stop();
     poller.stop();
+    eventDispatcher.stop();
     engine.startDraining();
     leases.close();
     return engine.dropAll("halted");

@@ -6,6 +6,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineIo;
 import io.baton.engine.FlowReader;
 import io.baton.engine.SchedulerEngineIo;
+import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
 import io.baton.recovery.NodeProbe;
 import io.baton.recovery.RecoveryConfig;
@@ -37,6 +38,7 @@ public final class OrchestratorNodeBuilder {
   NodeProbe nodeProbe = NodeProbe.NONE;
   Executor probing;
   boolean ownsStoresAndScheduler;
+  EventsConfig events = EventsConfig.DEFAULTS;
 
   public OrchestratorNodeBuilder config(EngineConfig config) {
     this.config = config;
@@ -124,6 +126,12 @@ public final class OrchestratorNodeBuilder {
   public OrchestratorNodeBuilder nodeProbe(NodeProbe nodeProbe, Executor probing) {
     this.nodeProbe = nodeProbe;
     this.probing = probing;
+    return this;
+  }
+
+  /** How the node dispatches events; default {@link EventsConfig#DEFAULTS}. */
+  public OrchestratorNodeBuilder events(EventsConfig events) {
+    this.events = events;
     return this;
   }
 

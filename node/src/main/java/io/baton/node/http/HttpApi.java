@@ -53,6 +53,7 @@ public final class HttpApi implements AutoCloseable {
         new FlowRoutes(node.orchestrator(), node.stores().metadata()),
         new RunRoutes(node.orchestrator()),
         new RunActionRoutes(node.orchestrator()),
+        new EventRoutes(node.events()),
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
         new ClusterRoutes(node, builder.version),
         new StreamRoutes(stream),

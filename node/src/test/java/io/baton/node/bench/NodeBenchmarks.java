@@ -28,7 +28,7 @@ import jdk.jfr.Recording;
  * The node-level benchmarks on real PostgreSQL and etcd: engine throughput, startup recovery,
  * memory per active and parked run, SIGTERM hand-off and failover after a crash. Prints figures;
  * asserts nothing about time. Run with {@code deploy/bench.sh
- * [engine|latency|recovery|memory|handoff|failover|all]}.
+ * [engine|latency|events|recovery|memory|handoff|failover|all]}.
  */
 public final class NodeBenchmarks {
   /** A run that stays active: its second step holds until cancelled. */
@@ -69,6 +69,11 @@ public final class NodeBenchmarks {
       LatencyBenchmark.run(
           Integer.getInteger("baton.bench.latencyRuns", 2_000),
           Duration.ofSeconds(Integer.getInteger("baton.bench.loadSeconds", 5)));
+    }
+    if (which.equals("events") || which.equals("all")) {
+      EventsBenchmark.run(
+          Integer.getInteger("baton.bench.events", 20_000),
+          Integer.getInteger("baton.bench.appThreads", 8));
     }
     if (which.equals("recovery") || which.equals("all")) {
       recovery(size);

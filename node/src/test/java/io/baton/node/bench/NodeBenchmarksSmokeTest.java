@@ -30,6 +30,14 @@ class NodeBenchmarksSmokeTest {
   }
 
   @Test
+  void the_events_benchmark_sees_a_run_started_for_every_event() throws Exception {
+    EventsBenchmark.Figures figures = EventsBenchmark.run(100, 2);
+    assertThat(figures.commitToStart().samples()).isEqualTo(100);
+    assertThat(figures.httpRequestToStart().samples()).isEqualTo(100);
+    assertThat(figures.enqueuedPerSecond()).isPositive();
+  }
+
+  @Test
   void the_recovery_benchmark_re_adopts_every_run() throws Exception {
     assertThat(NodeBenchmarks.recovery(50)).isPositive();
   }

@@ -54,4 +54,12 @@ class ApiOnPostgresAndEtcdTest {
       return new PostgresEtcdBackend();
     }
   }
+
+  @Nested
+  class EventTriggers extends EventApiTest {
+    @Override
+    protected TestBackend createBackend() {
+      return new PostgresEtcdBackend();
+    }
+  }
 }

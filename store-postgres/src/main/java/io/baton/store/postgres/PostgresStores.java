@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the journal, metadata store and blob store on one PostgreSQL database. The schema is
+ * Creates the journal, metadata, blob and event stores on one PostgreSQL database. The schema is
  * migrated (or checked) first; a database whose schema is newer than this code is refused with
  * {@link SchemaVersionException}. The returned {@link Stores} owns the connection pool: closing it
  * closes the pool.
@@ -42,6 +42,7 @@ public final class PostgresStores {
           new PostgresJournal(database),
           new PostgresMetadataStore(database),
           new PostgresBlobStore(database, clock, config.maxBlobBytes()),
+          new PostgresEventStore(database),
           database);
     } catch (RuntimeException failure) {
       database.close();
