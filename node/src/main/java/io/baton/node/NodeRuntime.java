@@ -1,9 +1,6 @@
 package io.baton.node;
 
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.jvm.GarbageCollectorMetricSet;
-import com.codahale.metrics.jvm.MemoryUsageGaugeSet;
-import com.codahale.metrics.jvm.ThreadStatesGaugeSet;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
@@ -19,6 +16,7 @@ import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeIdInUseException;
 import io.baton.node.config.ConfigException;
 import io.baton.node.config.NodeConfig;
+import io.baton.node.metrics.NodeMetricRegistry;
 import io.baton.store.Stores;
 import io.baton.time.SystemScheduler;
 import java.io.IOException;
@@ -46,6 +44,9 @@ public final class NodeRuntime implements AutoCloseable {
   private static final Duration RETRY_MAX = Duration.ofSeconds(5);
   private static final int IO_THREADS = 4;
 
+  /** A gauge of 1 whose labels name the version and the node: {@code baton_build_info}. */
+  public static final String BUILD_INFO = "baton.build.info";
+
   private final NodeConfig config;
   private final SystemScheduler scheduler;
   private final MetricRegistry metrics;
@@ -58,10 +59,10 @@ public final class NodeRuntime implements AutoCloseable {
   private NodeRuntime(NodeConfig config, String version) {
     this.config = config;
     this.scheduler = new SystemScheduler("node", 2);
-    this.metrics = new MetricRegistry();
-    metrics.registerAll(new MemoryUsageGaugeSet());
-    metrics.registerAll(new GarbageCollectorMetricSet());
-    metrics.registerAll(new ThreadStatesGaugeSet());
+    this.metrics = new NodeMetricRegistry();
+    metrics.gauge(
+        EngineMetrics.labelled(BUILD_INFO, "version", version, "node", config.nodeId()),
+        () -> () -> 1);
     Backends.OpenedStores opened =
         waitFor(
             "the store (" + config.store().type() + ")",

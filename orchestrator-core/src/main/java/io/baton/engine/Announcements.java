@@ -24,8 +24,21 @@ final class Announcements {
     this.events = events;
   }
 
+  /** Names the capability of a run's step, for metrics; {@code "unknown"} when it cannot. */
+  @FunctionalInterface
+  interface CapabilityOf {
+    CapabilityOf UNKNOWN = (run, step) -> "unknown";
+
+    String capability(RunState run, String step);
+  }
+
   /** Announces an entry already folded into {@code state}, the state of the tree {@code rootId}. */
   void announce(UUID rootId, TreeState state, JournalEntry entry) {
+    announce(rootId, state, entry, CapabilityOf.UNKNOWN);
+  }
+
+  /** As {@link #announce(UUID, TreeState, JournalEntry)}, naming steps' capabilities. */
+  void announce(UUID rootId, TreeState state, JournalEntry entry, CapabilityOf capabilities) {
     RunState run = state.run(entry.runId());
     if (entry.event() instanceof RunCreated created) {
       metrics.runStarted(created.flowName());
@@ -34,7 +47,10 @@ final class Announcements {
     } else if (entry.event() instanceof RunCompleted done) {
       statusChanged(rootId, run, done.status(), run.statusReason(), entry);
     } else if (entry.event() instanceof StepCompleted completed && completed.startedAt() != null) {
-      metrics.stepCompleted(Duration.between(completed.startedAt(), entry.timestamp()).toNanos());
+      metrics.stepCompleted(
+          run.flowName(),
+          capabilities.capability(run, completed.step()),
+          Duration.between(completed.startedAt(), entry.timestamp()).toNanos());
     } else if (entry.event() instanceof RunWaiting waiting
         && waiting.reason() == WaitReason.APPROVAL) {
       events.emit(
