@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -53,11 +54,13 @@ public final class NodeRuntime implements AutoCloseable {
   private final Stores stores;
   private final LeaseManager leases;
   private final OrchestratorNode node;
+  private final Consumer<String> waitingFor;
   private volatile String advertisedAddress = "";
   private volatile boolean stopping;
 
-  private NodeRuntime(NodeConfig config, String version) {
+  private NodeRuntime(NodeConfig config, String version, Consumer<String> waitingFor) {
     this.config = config;
+    this.waitingFor = waitingFor;
     this.scheduler = new SystemScheduler("node", 2);
     this.metrics = new NodeMetricRegistry();
     metrics.gauge(
@@ -105,12 +108,20 @@ public final class NodeRuntime implements AutoCloseable {
 
   /** Opens the store (waiting while it cannot be reached) and assembles the node, not started. */
   public static NodeRuntime create(NodeConfig config, String version) {
+    return create(config, version, what -> {});
+  }
+
+  /**
+   * As {@link #create(NodeConfig, String)}, telling {@code waitingFor} what it waits for each time
+   * a try fails (a health endpoint reports it).
+   */
+  public static NodeRuntime create(NodeConfig config, String version, Consumer<String> waitingFor) {
     log.info(
         "node {} starting: store {}, lease {}",
         config.nodeId(),
         config.store().type(),
         config.lease().type());
-    return new NodeRuntime(config, version);
+    return new NodeRuntime(config, version, waitingFor);
   }
 
   /**
@@ -156,6 +167,7 @@ public final class NodeRuntime implements AutoCloseable {
           throw failure;
         }
         log.warn("waiting for {}: {}; retrying in {}", what, rootMessage(failure), wait);
+        waitingFor.accept(what + ": " + rootMessage(failure));
         sleep(wait);
         wait = wait.multipliedBy(2).compareTo(RETRY_MAX) > 0 ? RETRY_MAX : wait.multipliedBy(2);
       }
