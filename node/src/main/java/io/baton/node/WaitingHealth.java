@@ -2,6 +2,7 @@ package io.baton.node;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.baton.node.http.HttpApi;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -59,9 +60,9 @@ final class WaitingHealth implements AutoCloseable {
       throws IOException {
     String path = exchange.getRequestURI().getPath();
     String reason = quoted("waiting for " + waitingFor.get());
-    if (path.equals("/health/live")) {
+    if (path.equals(HttpApi.LIVE_PATH)) {
       send(exchange, 200, "{\"status\":\"UP\"}");
-    } else if (path.equals("/health/ready")) {
+    } else if (path.equals(HttpApi.READY_PATH)) {
       send(exchange, 503, "{\"status\":\"NOT_READY\",\"reasons\":[" + reason + "]}");
     } else {
       send(

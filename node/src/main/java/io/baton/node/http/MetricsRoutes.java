@@ -18,7 +18,7 @@ final class MetricsRoutes implements Routes {
 
   @Override
   public void addTo(RoutesConfig routes) {
-    routes.get("/metrics", this::scrape);
+    routes.get(HttpApi.METRICS_PATH, this::scrape);
   }
 
   private void scrape(Context ctx) {
