@@ -69,7 +69,7 @@ public final class NodeRuntime implements AutoCloseable {
     Backends.OpenedStores opened =
         waitFor(
             "the store (" + config.store().type() + ")",
-            () -> Backends.stores(config.store(), scheduler.clock()));
+            () -> Backends.stores(config.store(), scheduler.clock(), metrics));
     this.stores = opened.stores();
     this.leases = Backends.leases(config, scheduler, opened.highestToken());
     CapabilityRegistry capabilities = BuiltInCapabilities.registry();

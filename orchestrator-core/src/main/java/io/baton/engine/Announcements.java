@@ -8,6 +8,7 @@ import io.baton.journal.RunStatus;
 import io.baton.journal.RunStatusChanged;
 import io.baton.journal.RunWaiting;
 import io.baton.journal.StepCompleted;
+import io.baton.journal.StepFailed;
 import io.baton.journal.WaitReason;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
@@ -51,6 +52,9 @@ final class Announcements {
           run.flowName(),
           capabilities.capability(run, completed.step()),
           Duration.between(completed.startedAt(), entry.timestamp()).toNanos());
+    } else if (entry.event() instanceof StepFailed failed) {
+      metrics.stepFailed(
+          run.flowName(), capabilities.capability(run, failed.step()), failed.errorCode());
     } else if (entry.event() instanceof RunWaiting waiting
         && waiting.reason() == WaitReason.APPROVAL) {
       events.emit(

@@ -21,6 +21,7 @@ public final class EngineMetrics {
   public static final String RUNS_STARTED = "baton.runs.started";
   public static final String RUNS_FINISHED = "baton.runs.finished";
   public static final String STEP_DURATION = "baton.step.duration";
+  public static final String STEPS_FAILED = "baton.steps.failed";
   public static final String STEPS_COMPLETED = "baton.steps.completed";
   public static final String JOURNAL_APPEND = "baton.journal.append.latency";
   public static final String JOURNAL_BATCH_SIZE = "baton.journal.batch.size";
@@ -37,6 +38,14 @@ public final class EngineMetrics {
 
   public EngineMetrics(MetricRegistry registry) {
     this.registry = registry;
+    // Present at 0 from the start: a series that appears only with its first event hides that
+    // event from rate() and increase(), and alerts on it never fire.
+    for (String counter :
+        new String[] {
+          JOURNAL_FENCED_OUT, JOURNAL_RETRIES, LOOP_FAILURES, STEPS_COMPLETED, STEPS_FAILED
+        }) {
+      registry.counter(counter);
+    }
   }
 
   public MetricRegistry registry() {
@@ -78,6 +87,22 @@ public final class EngineMetrics {
     registry
         .timer(labelled(STEP_DURATION, "flow", flow, "capability", capability))
         .update(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** An attempt failed: labelled by flow, capability and error code (retried or not). */
+  void stepFailed(String flow, String capability, String errorCode) {
+    registry.counter(STEPS_FAILED).inc();
+    registry
+        .counter(
+            labelled(
+                STEPS_FAILED,
+                "flow",
+                flow,
+                "capability",
+                capability,
+                "code",
+                errorCode == null ? "unknown" : errorCode))
+        .inc();
   }
 
   void appendLatency(long nanos) {

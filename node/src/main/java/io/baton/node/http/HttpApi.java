@@ -59,6 +59,7 @@ public final class HttpApi implements AutoCloseable {
   private static List<Routes> routes(Builder builder, EventStream stream) {
     OrchestratorNode node = builder.node;
     return List.of(
+        new RequestMetrics(builder.metrics),
         new FlowRoutes(node.orchestrator(), node.stores().metadata()),
         new RunRoutes(node.orchestrator()),
         new RunActionRoutes(node.orchestrator()),
