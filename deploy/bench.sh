@@ -4,6 +4,9 @@
 # docs/benchmarks.md for what was measured on this project's machine.
 #
 #   deploy/bench.sh [engine|latency|events|recovery|memory|handoff|failover|all]
+#   deploy/bench.sh rollout   the rolling restart under load on real processes (RollingRestartIT,
+#                             long version: -Dbaton.rollout.steadySeconds=30
+#                             -Dbaton.rollout.runsPerSecond=20 by default)
 #
 # System properties tune sizes: -Dbaton.bench.size=10000 (recovery, memory),
 # -Dbaton.bench.runs=50000 -Dbaton.bench.window=2000 -Dbaton.bench.policy=fail (engine; the
@@ -15,5 +18,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-all}"
 shift || true
+if [ "$which" = rollout ]; then
+  exec mvn -B -q -pl node -am -Dspotless.check.skip=true -Dtest=none \
+    -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=RollingRestartIT \
+    -Dbaton.rollout.steadySeconds=30 -Dbaton.rollout.runsPerSecond=20 "$@" verify
+fi
 exec mvn -B -q -pl node -am -Pnode-bench -DskipTests -Dspotless.check.skip=true verify \
   -Dnode.bench.args="$which" "$@"

@@ -29,6 +29,7 @@ import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -197,7 +198,12 @@ public final class OrchestratorNode implements AutoCloseable {
             ? closeable
             : OrchestratorNode::notOwned;
     this.shutdown = shutdownOrder();
-    builder.metrics.gauge(EngineMetrics.LEASE_STATE, () -> () -> leases.state().gaugeValue());
+    for (ConnectionState state : ConnectionState.values()) {
+      String name =
+          EngineMetrics.labelled(
+              EngineMetrics.LEASE_STATE, "state", state.name().toLowerCase(Locale.ROOT));
+      builder.metrics.gauge(name, () -> () -> leases.state() == state ? 1 : 0);
+    }
   }
 
   /** What the node closes in place of the stores or the scheduler that its caller owns. */

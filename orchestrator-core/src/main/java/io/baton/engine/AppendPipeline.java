@@ -144,7 +144,7 @@ final class AppendPipeline {
     List<PendingEvent> journaled = tree.appends.acknowledged();
     for (JournalEntry entry : request.entries()) {
       tree.state.apply(entry);
-      announcements.announce(tree.rootId, tree.state, entry);
+      announcements.announce(tree.rootId, tree.state, entry, tree::capabilityOf);
     }
     for (PendingEvent pending : journaled) {
       if (pending.outcomeOf() != null) {

@@ -21,8 +21,8 @@ final class HealthRoutes implements Routes {
 
   @Override
   public void addTo(RoutesConfig routes) {
-    routes.get("/health/live", this::live);
-    routes.get("/health/ready", this::ready);
+    routes.get(HttpApi.LIVE_PATH, this::live);
+    routes.get(HttpApi.READY_PATH, this::ready);
   }
 
   private void live(Context ctx) {

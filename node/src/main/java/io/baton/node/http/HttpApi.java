@@ -26,6 +26,15 @@ import org.slf4j.LoggerFactory;
 public final class HttpApi implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
 
+  /** Liveness: 200 while the process serves (deployments probe it). */
+  public static final String LIVE_PATH = "/health/live";
+
+  /** Readiness: 200 while the node should receive traffic, else 503 with reasons. */
+  public static final String READY_PATH = "/health/ready";
+
+  /** The Prometheus scrape. */
+  public static final String METRICS_PATH = "/metrics";
+
   private final Javalin app;
   private final EventStream stream;
   private final ExecutorService async;
@@ -50,6 +59,7 @@ public final class HttpApi implements AutoCloseable {
   private static List<Routes> routes(Builder builder, EventStream stream) {
     OrchestratorNode node = builder.node;
     return List.of(
+        new RequestMetrics(builder.metrics),
         new FlowRoutes(node.orchestrator(), node.stores().metadata()),
         new RunRoutes(node.orchestrator()),
         new RunActionRoutes(node.orchestrator()),

@@ -19,6 +19,21 @@ public final class PostgresStores {
   private PostgresStores() {}
 
   /**
+   * Migrates the schema to the version this code knows and returns; the step that a deployment runs
+   * once per release ({@code baton migrate}) so that nodes can start with {@code migrate} off.
+   * Idempotent; waits for PostgreSQL up to the configured retry window.
+   *
+   * @throws SchemaVersionException the schema is newer than this code: nothing is changed
+   * @throws io.baton.store.StoreUnavailableException PostgreSQL did not answer within the window
+   */
+  public static SchemaMigration migrate(PostgresStoreConfig config) {
+    try (Database database = Database.open(config)) {
+      SchemaMigrator migrator = new SchemaMigrator(Database.unpooled(config));
+      return database.retry().call("migrate the schema", () -> migrator.prepare(true));
+    }
+  }
+
+  /**
    * Opens the stores; waits for PostgreSQL up to the configured retry window.
    *
    * @param clock the time of records the stores stamp themselves (blobs)
