@@ -15,5 +15,7 @@ public enum ClaimReason {
   /** A parked run whose timer fell due or that received a signal. */
   WAKE,
   /** A person resumed a failed, recoverable run. */
-  RESUME
+  RESUME,
+  /** Another node offered the run to this one to even out the cluster's load (rebalancing). */
+  REBALANCE
 }

@@ -85,6 +85,21 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
   }
 
   @Override
+  public Set<UUID> offer(Collection<UUID> runIds, String toNode) {
+    return delegate.offer(runIds, toNode);
+  }
+
+  @Override
+  public Map<UUID, String> offersTo(String nodeId) {
+    return delegate.offersTo(nodeId);
+  }
+
+  @Override
+  public void withdrawOffers(Collection<UUID> runIds, String nodeId) {
+    delegate.withdrawOffers(runIds, nodeId);
+  }
+
+  @Override
   public void heartbeat() {
     delegate.heartbeat();
   }

@@ -122,6 +122,22 @@ public interface LeaseManager extends AutoCloseable {
    */
   void resume();
 
+  /**
+   * Offers runs to another node (rebalancing): releases the run keys this node holds among {@code
+   * runIds} and records an offer of each to {@code toNode}, attached to this node's lease (offers
+   * of a node that dies vanish with it). The caller must have stopped executing the runs. Runs
+   * another node holds are left alone and returned.
+   *
+   * @throws LeaseUnavailableException the node has no live lease or the service cannot be reached
+   */
+  Set<UUID> offer(Collection<UUID> runIds, String toNode);
+
+  /** The runs offered to {@code nodeId} and still standing, each with the node that offered it. */
+  Map<UUID, String> offersTo(String nodeId);
+
+  /** Removes offers to {@code nodeId} (the receiver has claimed the runs, or declines them). */
+  void withdrawOffers(Collection<UUID> runIds, String nodeId);
+
   /** Renews the node lease now (the manager also renews on its own every {@code leaseTtl / 3}). */
   void heartbeat();
 

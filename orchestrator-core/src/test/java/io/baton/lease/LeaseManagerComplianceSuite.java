@@ -2,6 +2,7 @@ package io.baton.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -557,6 +558,45 @@ public abstract class LeaseManagerComplianceSuite {
     a.resume();
     assertThat(a.nodeToken()).isEqualTo(nodeToken);
     assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
+  }
+
+  @Test
+  void an_offered_run_is_released_and_listed_for_the_receiver_who_claims_it_with_a_larger_token() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID keyed = UUID.randomUUID();
+    UUID keyless = UUID.randomUUID();
+    UUID others = UUID.randomUUID();
+    long keyedToken = token(a.acquire(keyed));
+    token(b.acquire(others));
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      assertThat(a.offer(List.of(keyed, keyless, others), "node-b")).containsExactly(others);
+
+      assertThat(a.getLease(keyed)).isEmpty();
+      assertThat(b.offersTo("node-b"))
+          .containsOnly(entry(keyed, "node-a"), entry(keyless, "node-a"));
+      assertThat(a.offersTo("node-a")).isEmpty();
+      assertThat(token(b.acquire(keyed))).isGreaterThan(keyedToken);
+      assertThat(token(b.acquire(keyless))).isGreaterThan(a.nodeToken());
+      b.withdrawOffers(List.of(keyed, keyless), "node-b");
+      assertThat(b.offersTo("node-b")).isEmpty();
+      assertThat(watcher.orphans).as("an offer is not an orphan").isEmpty();
+    }
+  }
+
+  @Test
+  void offers_vanish_with_the_lease_of_the_node_that_made_them() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID run = UUID.randomUUID();
+    a.acquire(run);
+    a.offer(List.of(run), "node-b");
+    assertThat(b.offersTo("node-b")).containsOnlyKeys(run);
+
+    cluster.expire(a);
+
+    cluster.await("node-a's offers gone", () -> b.offersTo("node-b").isEmpty());
   }
 
   /** Heartbeats until the node holds a lease other than the one granted at {@code oldNodeToken}. */

@@ -232,6 +232,44 @@ public final class EtcdLeaseManager implements LeaseManager {
   }
 
   @Override
+  public Set<UUID> offer(Collection<UUID> runIds, String toNode) {
+    requireStarted();
+    long lease = liveLease();
+    Set<UUID> heldByOthers = releaseAll(runIds);
+    List<UUID> offered = runIds.stream().filter(run -> !heldByOthers.contains(run)).toList();
+    guarded(
+        () -> {
+          runKeys.putOffers(offered, toNode, lease);
+          return null;
+        });
+    return heldByOthers;
+  }
+
+  @Override
+  public Map<UUID, String> offersTo(String toNode) {
+    requireOpen();
+    GetResponse response =
+        call(
+            () ->
+                client
+                    .getKVClient()
+                    .get(keys.offersPrefix(toNode), GetOption.builder().isPrefix(true).build()),
+            "reading offers to " + toNode);
+    Map<UUID, String> offers = new LinkedHashMap<>();
+    for (KeyValue key : response.getKvs()) {
+      keys.offeredRun(toNode, key.getKey())
+          .ifPresent(run -> offers.put(run, KeySpace.text(key.getValue())));
+    }
+    return offers;
+  }
+
+  @Override
+  public void withdrawOffers(Collection<UUID> runIds, String toNode) {
+    requireOpen();
+    runKeys.deleteOffers(runIds, toNode);
+  }
+
+  @Override
   public void standDown() {
     requireStarted();
     try {

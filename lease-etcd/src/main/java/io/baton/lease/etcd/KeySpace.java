@@ -7,8 +7,9 @@ import java.util.UUID;
 
 /**
  * Where a Baton cluster's keys live under its prefix: {@code <prefix>nodes/<nodeId>} (node info, on
- * the node lease) and {@code <prefix>runs/<runId>} (the owner's node id, on the owner's lease).
- * Immutable.
+ * the node lease), {@code <prefix>runs/<runId>} (the owner's node id, on the owner's lease) and
+ * {@code <prefix>offers/<nodeId>/<runId>} (a run offered to a node, valued with the offering node's
+ * id, on the offering node's lease). Immutable.
  */
 final class KeySpace {
   private final String prefix;
@@ -19,6 +20,29 @@ final class KeySpace {
     this.prefix = prefix;
     this.nodes = prefix + "nodes/";
     this.runs = prefix + "runs/";
+  }
+
+  /** Where runs offered to {@code nodeId} are recorded: {@code <prefix>offers/<nodeId>/}. */
+  ByteSequence offersPrefix(String nodeId) {
+    return bytes(prefix + "offers/" + nodeId + "/");
+  }
+
+  ByteSequence offerKey(String nodeId, UUID runId) {
+    return bytes(prefix + "offers/" + nodeId + "/" + runId);
+  }
+
+  /** The run id an offer key names, or empty when it is not a well-formed offer key. */
+  Optional<UUID> offeredRun(String nodeId, ByteSequence key) {
+    String text = text(key);
+    String start = prefix + "offers/" + nodeId + "/";
+    if (!text.startsWith(start)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(UUID.fromString(text.substring(start.length())));
+    } catch (IllegalArgumentException notARun) {
+      return Optional.empty();
+    }
   }
 
   ByteSequence prefix() {

@@ -110,6 +110,29 @@ final class RunKeyTxns {
     return heldByOthers;
   }
 
+  /** Records offers of {@code runIds} to {@code toNode} on {@code lease}, in batches. */
+  void putOffers(Collection<UUID> runIds, String toNode, long lease) {
+    PutOption onLease = PutOption.builder().withLeaseId(lease).build();
+    for (List<UUID> batch : batches(runIds)) {
+      Op[] ops =
+          batch.stream()
+              .map(run -> Op.put(keys.offerKey(toNode, run), self, onLease))
+              .toArray(Op[]::new);
+      calls.await(kv.txn().Then(ops).commit(), "offering " + batch.size() + " runs to " + toNode);
+    }
+  }
+
+  /** Deletes offers of {@code runIds} to {@code toNode}, in batches. */
+  void deleteOffers(Collection<UUID> runIds, String toNode) {
+    for (List<UUID> batch : batches(runIds)) {
+      Op[] ops =
+          batch.stream()
+              .map(run -> Op.delete(keys.offerKey(toNode, run), DeleteOption.DEFAULT))
+              .toArray(Op[]::new);
+      calls.await(kv.txn().Then(ops).commit(), "withdrawing " + batch.size() + " offers");
+    }
+  }
+
   private Op acquireOp(ByteSequence key, PutOption onLease) {
     Op put = Op.put(key, self, onLease);
     Op ifOurs =

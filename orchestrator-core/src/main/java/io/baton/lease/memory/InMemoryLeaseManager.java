@@ -131,6 +131,21 @@ public final class InMemoryLeaseManager implements LeaseManager {
   }
 
   @Override
+  public Set<UUID> offer(Collection<UUID> runIds, String toNode) {
+    return service.offer(nodeId, liveLease(), runIds, toNode);
+  }
+
+  @Override
+  public Map<UUID, String> offersTo(String nodeId) {
+    return service.offersTo(this.nodeId, nodeId);
+  }
+
+  @Override
+  public void withdrawOffers(Collection<UUID> runIds, String nodeId) {
+    service.withdrawOffers(this.nodeId, runIds, nodeId);
+  }
+
+  @Override
   public void heartbeat() {
     keeper.heartbeat();
   }

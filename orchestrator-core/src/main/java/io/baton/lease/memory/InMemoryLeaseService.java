@@ -38,6 +38,10 @@ public final class InMemoryLeaseService {
   private final Map<String, Long> nodeLeases = new HashMap<>();
   private final Map<UUID, RunKey> runs = new HashMap<>();
   private final Set<String> unreachable = new HashSet<>();
+
+  /** Offers by receiving node: run id to the offering lease. */
+  private final Map<String, Map<UUID, Long>> offers = new HashMap<>();
+
   private final List<OrphanListener> watchers = new CopyOnWriteArrayList<>();
   private long revision;
   private long nextLeaseId = 1;
@@ -213,6 +217,47 @@ public final class InMemoryLeaseService {
     return true;
   }
 
+  synchronized Set<UUID> offer(
+      String nodeId, long leaseId, Collection<UUID> runIds, String toNode) {
+    reach(nodeId);
+    expireDue();
+    live(leaseId, nodeId);
+    Set<UUID> held = release(nodeId, runIds, false);
+    Map<UUID, Long> to = offers.computeIfAbsent(toNode, n -> new LinkedHashMap<>());
+    for (UUID runId : runIds) {
+      if (!held.contains(runId)) {
+        to.put(runId, leaseId);
+      }
+    }
+    revision++;
+    return held;
+  }
+
+  synchronized Map<UUID, String> offersTo(String caller, String nodeId) {
+    reach(caller);
+    expireDue();
+    Map<UUID, String> standing = new LinkedHashMap<>();
+    offers
+        .getOrDefault(nodeId, Map.of())
+        .forEach(
+            (runId, leaseId) -> {
+              Lease lease = leases.get(leaseId);
+              if (lease != null) {
+                standing.put(runId, lease.nodeId);
+              }
+            });
+    return standing;
+  }
+
+  synchronized void withdrawOffers(String caller, Collection<UUID> runIds, String nodeId) {
+    reach(caller);
+    Map<UUID, Long> to = offers.get(nodeId);
+    if (to != null) {
+      runIds.forEach(to::remove);
+      revision++;
+    }
+  }
+
   synchronized Optional<RunLease> lease(UUID runId) {
     expireDue();
     RunKey key = runs.get(runId);
@@ -250,6 +295,7 @@ public final class InMemoryLeaseService {
 
   private void drop(Lease lease, boolean revoked) {
     leases.remove(lease.id);
+    offers.values().forEach(to -> to.values().removeIf(id -> id == lease.id));
     long deletedAt = ++revision;
     boolean nodeGone = nodeLeases.getOrDefault(lease.nodeId, -1L) == lease.id;
     if (nodeGone) {
