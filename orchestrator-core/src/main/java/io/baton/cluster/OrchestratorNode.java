@@ -19,6 +19,7 @@ import io.baton.journal.ClaimReason;
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeInfo;
+import io.baton.lease.NodeLoad;
 import io.baton.recovery.FailureDetector;
 import io.baton.recovery.OrphanClaimer;
 import io.baton.recovery.RecoveryConfig;
@@ -107,6 +108,10 @@ public final class OrchestratorNode implements AutoCloseable {
   private final OrphanClaimer claimer;
   private final FailureDetector failureDetector;
   private final StoreOutageWatch storeOutageWatch;
+  private final Rebalancer rebalancer;
+  private final Counter stepsCompleted;
+  private long stepsAtLastLoad;
+  private long lastLoadNanos;
   private final Counter storeOutageHandoffs;
   private final StartupRecovery startup;
   private final SignalPoller poller;
@@ -171,6 +176,20 @@ public final class OrchestratorNode implements AutoCloseable {
             this::standDown,
             this::resumeAfterStandDown);
     this.storeOutageHandoffs = builder.metrics.counter(STORE_OUTAGE_HANDOFFS);
+    this.stepsCompleted = builder.metrics.counter(EngineMetrics.STEPS_COMPLETED);
+    this.rebalancer =
+        new Rebalancer(
+            nodeId(),
+            builder.rebalance,
+            scheduler,
+            io,
+            leases,
+            engine,
+            claims,
+            this::announceLoad,
+            builder.metrics.counter(Rebalancer.ROUNDS),
+            builder.metrics.counter(Rebalancer.MOVED_OUT),
+            builder.metrics.counter(Rebalancer.MOVED_IN));
     this.startup =
         new StartupRecovery(
             engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
@@ -299,6 +318,7 @@ public final class OrchestratorNode implements AutoCloseable {
     eventDispatcher.start();
     storeOutageWatch.start();
     phase.compareAndSet(Phase.STARTING, Phase.READY);
+    rebalancer.start();
     log.info("node {} ready", nodeId());
     return CompletableFuture.completedFuture(null);
   }
@@ -347,6 +367,7 @@ public final class OrchestratorNode implements AutoCloseable {
     failureDetector.stop();
     poller.stop();
     eventDispatcher.stop();
+    rebalancer.stop();
     // On the scheduler, not the I/O threads: those may all be stuck on the store.
     scheduler.execute(
         () -> {
@@ -377,7 +398,46 @@ public final class OrchestratorNode implements AutoCloseable {
     failureDetector.start();
     poller.start();
     eventDispatcher.start();
+    rebalancer.start();
     return true;
+  }
+
+  /**
+   * Announces this node's load with its node info: its active runs, its steps per second since the
+   * last announcement, and whether it takes runs from others (only while READY).
+   */
+  private CompletableFuture<Void> announceLoad() {
+    return io.call(
+        "announce load",
+        () -> {
+          NodeInfo current = info;
+          if (current == null) {
+            return null;
+          }
+          long now = scheduler.nanoTime();
+          long steps = stepsCompleted.getCount();
+          double seconds = (now - lastLoadNanos) / 1e9;
+          double rate =
+              lastLoadNanos == 0 || seconds <= 0 ? 0 : (steps - stepsAtLastLoad) / seconds;
+          stepsAtLastLoad = steps;
+          lastLoadNanos = now;
+          NodeInfo loaded =
+              current.withLoad(
+                  new NodeLoad(engine.activeCount(), rate, phase.get() == Phase.READY));
+          info = loaded;
+          leases.announce(loaded);
+          return null;
+        });
+  }
+
+  /** The rebalancing moves the cluster's announced loads call for now (all nodes'). */
+  public CompletableFuture<List<RebalancePlan.Move>> rebalancePlan() {
+    return rebalancer.plan();
+  }
+
+  /** Runs a rebalancing round now: announces, plans, carries out this node's moves. */
+  public CompletableFuture<List<RebalancePlan.Move>> rebalanceNow() {
+    return rebalancer.round();
   }
 
   /** Why startup recovery failed, once the node is {@link Phase#FAILED}. */
@@ -518,6 +578,7 @@ public final class OrchestratorNode implements AutoCloseable {
   }
 
   private CompletableFuture<Void> stopClaiming() {
+    rebalancer.stop();
     storeOutageWatch.stop();
     claimer.stop();
     failureDetector.stop();
@@ -578,6 +639,7 @@ public final class OrchestratorNode implements AutoCloseable {
   /** Stops without draining or releasing, as if the process died (the lease expires later). */
   public CompletableFuture<Void> halt() {
     phase.set(Phase.STOPPED);
+    rebalancer.stop();
     storeOutageWatch.stop();
     claimer.stop();
     failureDetector.stop();

@@ -36,6 +36,7 @@ public final class OrchestratorNodeBuilder {
   Supplier<String> address = () -> "";
   String version = "";
   NodeProbe nodeProbe = NodeProbe.NONE;
+  RebalanceConfig rebalance = RebalanceConfig.off();
   Executor probing;
   boolean ownsStoresAndScheduler;
   EventsConfig events = EventsConfig.DEFAULTS;
@@ -132,6 +133,12 @@ public final class OrchestratorNodeBuilder {
   /** How the node dispatches events; default {@link EventsConfig#DEFAULTS}. */
   public OrchestratorNodeBuilder events(EventsConfig events) {
     this.events = events;
+    return this;
+  }
+
+  /** Whether and how the node evens out load with the others (default: off). */
+  public OrchestratorNodeBuilder rebalance(RebalanceConfig rebalance) {
+    this.rebalance = rebalance;
     return this;
   }
 

@@ -58,6 +58,12 @@ final class ActiveTree {
   /** Signals delivered to the tree and not yet looked at. */
   final ArrayDeque<Signal> inbox = new ArrayDeque<>();
 
+  /**
+   * Set while the tree is being let go to another node (rebalancing): it starts no step, and once
+   * nothing is in flight it leaves the node at that step boundary. Loop only.
+   */
+  LettingGo leaving;
+
   private Scheduler.Cancellable wakeTimer;
   private Instant wakeTimerAt;
 

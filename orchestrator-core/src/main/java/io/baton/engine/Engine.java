@@ -15,12 +15,14 @@ import io.baton.time.SerialExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -50,6 +52,13 @@ public final class Engine {
   private final TreeDriver driver;
   private final Map<UUID, ActiveTree> trees = new HashMap<>();
   private final AtomicLong leaseEpoch = new AtomicLong();
+
+  /** Roots let go lately (scheduler nanos): the claimer leaves them to their receiver a while. */
+  private final Map<UUID, Long> letGoAt = new ConcurrentHashMap<>();
+
+  /** Roots moved here by rebalancing (scheduler nanos): they are not moved on for a cool-down. */
+  private final Map<UUID, Long> movedInAt = new ConcurrentHashMap<>();
+
   private volatile boolean suspended;
 
   /** The engine's loop as its collaborators see it. */
@@ -68,6 +77,11 @@ public final class Engine {
         @Override
         public void retire(ActiveTree tree, boolean release) {
           Engine.this.retire(tree, release);
+        }
+
+        @Override
+        public void handOver(ActiveTree tree) {
+          Engine.this.handOver(tree);
         }
       };
 
@@ -314,6 +328,7 @@ public final class Engine {
             return;
           }
           ActiveTree tree = new ActiveTree(rootId, token, epoch, keyed, state, flowsByHash);
+          letGoAt.remove(rootId);
           tree.inbox.addAll(signals);
           ActiveTree previous = trees.put(rootId, tree);
           if (previous != null) {
@@ -432,6 +447,101 @@ public final class Engine {
     return tree.epoch == leaseEpoch.get() || Defect.ADOPT_AFTER_LOST.isActive();
   }
 
+  // --- letting go (rebalancing) ---------------------------------------------------------------
+
+  /**
+   * Lets up to {@code count} running trees go to another node, each at its next step boundary: a
+   * chosen tree starts no new step, and once nothing of it is in flight or unjournaled it leaves
+   * this node without releasing anything (the caller offers it through the lease service). Trees
+   * moved here by rebalancing less than {@code coolDown} ago ({@link #movedIn}) stay. Completes
+   * with the roots that left, once all have or when {@code within} has passed (the others go on
+   * here).
+   */
+  public CompletableFuture<List<UUID>> letGo(int count, Duration coolDown, Duration within) {
+    CompletableFuture<List<UUID>> result = new CompletableFuture<>();
+    onLoop(
+        () -> {
+          long now = scheduler.nanoTime();
+          List<ActiveTree> chosen =
+              trees.values().stream()
+                  .filter(
+                      t ->
+                          !t.retired()
+                              && t.leaving == null
+                              && t.state.root().status() == RunStatus.RUNNING
+                              && !movedInWithin(t.rootId, now, coolDown))
+                  .sorted(Comparator.comparing((ActiveTree t) -> t.quiet() ? 0 : 1))
+                  .limit(Math.max(0, count))
+                  .toList();
+          LettingGo batch = new LettingGo(chosen.size());
+          Futures.whenComplete(batch.done, (left, failure) -> result.complete(left));
+          for (ActiveTree tree : chosen) {
+            tree.leaving = batch;
+          }
+          for (ActiveTree tree : chosen) {
+            driver.drive(tree);
+          }
+          if (batch.open()) {
+            scheduler.schedule(
+                within,
+                () ->
+                    onLoop(
+                        () -> {
+                          batch.timeUp();
+                          for (ActiveTree tree : List.copyOf(trees.values())) {
+                            if (tree.leaving == batch) {
+                              tree.leaving = null;
+                              driver.drive(tree);
+                            }
+                          }
+                        }));
+          }
+        });
+    return result;
+  }
+
+  /** Records that these roots came here by rebalancing: they stay for the cool-down. */
+  public void movedIn(Collection<UUID> rootIds) {
+    long now = scheduler.nanoTime();
+    rootIds.forEach(id -> movedInAt.put(id, now));
+  }
+
+  private boolean movedInWithin(UUID rootId, long now, Duration coolDown) {
+    Long at = movedInAt.get(rootId);
+    if (at == null) {
+      return false;
+    }
+    if (now - at >= coolDown.toNanos()) {
+      movedInAt.remove(rootId);
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether the root was let go to another node less than {@code within} ago. */
+  public boolean letGoWithin(UUID rootId, Duration within) {
+    Long at = letGoAt.get(rootId);
+    if (at == null) {
+      return false;
+    }
+    if (scheduler.nanoTime() - at >= within.toNanos()) {
+      letGoAt.remove(rootId);
+      return false;
+    }
+    return true;
+  }
+
+  private void handOver(ActiveTree tree) {
+    LettingGo batch = tree.leaving;
+    if (batch == null || !batch.open() || tree.retired()) {
+      tree.leaving = null;
+      return;
+    }
+    letGoAt.put(tree.rootId, scheduler.nanoTime());
+    retire(tree, false);
+    batch.left(tree.rootId);
+  }
+
   // --- retiring -------------------------------------------------------------------------------
 
   /** Removes the tree from this node; with {@code release} its lease is released. */
@@ -450,6 +560,9 @@ public final class Engine {
     if (trees.get(tree.rootId) == tree) {
       trees.remove(tree.rootId);
       capacity.release(tree.rootId);
+      if (release) {
+        movedInAt.remove(tree.rootId);
+      }
     }
     if (release && tree.keyed) {
       Futures.whenComplete(

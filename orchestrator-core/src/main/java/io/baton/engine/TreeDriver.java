@@ -81,6 +81,11 @@ final class TreeDriver {
       loop.retire(tree, true);
       return;
     }
+    if (tree.leaving != null && tree.quiet()) {
+      // let go at this step boundary: nothing of the tree is in flight or unjournaled
+      loop.handOver(tree);
+      return;
+    }
     wakeups.arm(tree, now);
   }
 
@@ -108,7 +113,7 @@ final class TreeDriver {
       if (status == StepStatus.WAITING) {
         Waits.check(invoker, tree, run, step, state, now);
       } else if (ready(run, step, state, now)) {
-        if (mayStartSteps.getAsBoolean() && executing(tree)) {
+        if (mayStartSteps.getAsBoolean() && executing(tree) && tree.leaving == null) {
           invoker.start(tree, run, step, state);
         } else {
           blocked.add(run.runId());

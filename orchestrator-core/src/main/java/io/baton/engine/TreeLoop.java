@@ -14,6 +14,9 @@ interface TreeLoop {
   /** Removes the tree from the node; with {@code release} its lease is released. Loop only. */
   void retire(ActiveTree tree, boolean release);
 
+  /** Lets a tree that is {@code leaving} go at a step boundary (nothing in flight). Loop only. */
+  void handOver(ActiveTree tree);
+
   /** Drives the tree from any thread. */
   default void driveLater(ActiveTree tree) {
     execute(() -> drive(tree));

@@ -43,6 +43,9 @@ public final class OrphanClaimer implements OrphanListener {
   /** How many set-aside roots a query reads past at most (a bound on its cost). */
   static final int MAX_SET_ASIDE_SKIPPED = 1_000;
 
+  /** How long a root let go to another node is left to it before this node takes it back. */
+  static final Duration LET_GO_GRACE = Duration.ofSeconds(30);
+
   private final Engine engine;
   private final EngineIo io;
   private final ClaimService claims;
@@ -244,7 +247,8 @@ public final class OrphanClaimer implements OrphanListener {
     live.add(engine.nodeId());
     Map<UUID, String> interrupted = new LinkedHashMap<>();
     for (UUID own : runIndex.findRootsOwnedBy(engine.nodeId(), RunStatus.RUNNING, window)) {
-      if (!engine.owns(own)) {
+      // a root let go lately waits for the node it was offered to
+      if (!engine.owns(own) && !engine.letGoWithin(own, LET_GO_GRACE)) {
         interrupted.put(own, engine.nodeId());
       }
     }

@@ -5,13 +5,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.lease.NodeInfo;
+import io.baton.lease.NodeLoad;
 import io.etcd.jetcd.ByteSequence;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
 /**
  * The node key's value: {@code {"nodeId":..,"address":..,"startedAt":"2026-..Z","version":..,
- * "draining":false}}. Unknown fields are ignored so that newer nodes may add some. Thread-safe.
+ * "draining":false,"load":{"activeRuns":..,"stepsPerSecond":..,"accepting":..}}}. Unknown fields
+ * are ignored so that newer nodes may add some. Thread-safe.
  */
 final class NodeInfoCodec {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -25,6 +27,12 @@ final class NodeInfoCodec {
     json.put("startedAt", info.startedAt() == null ? null : info.startedAt().toString());
     json.put("version", info.version());
     json.put("draining", info.draining());
+    if (info.load() != NodeLoad.UNKNOWN) {
+      ObjectNode load = json.putObject("load");
+      load.put("activeRuns", info.load().activeRuns());
+      load.put("stepsPerSecond", info.load().stepsPerSecond());
+      load.put("accepting", info.load().accepting());
+    }
     return KeySpace.bytes(json.toString());
   }
 
@@ -45,7 +53,13 @@ final class NodeInfoCodec {
           json.path("address").asText(""),
           startedAt == null ? null : Instant.parse(startedAt),
           json.path("version").asText(""),
-          json.path("draining").asBoolean(false));
+          json.path("draining").asBoolean(false),
+          json.has("load")
+              ? new NodeLoad(
+                  json.path("load").path("activeRuns").asInt(0),
+                  json.path("load").path("stepsPerSecond").asDouble(0),
+                  json.path("load").path("accepting").asBoolean(false))
+              : NodeLoad.UNKNOWN);
     } catch (JsonProcessingException | DateTimeParseException e) {
       throw new IllegalArgumentException("node " + nodeId + ": unreadable node info", e);
     }

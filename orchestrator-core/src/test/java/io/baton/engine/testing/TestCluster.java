@@ -3,6 +3,7 @@ package io.baton.engine.testing;
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.cluster.OrchestratorNode;
+import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
 import io.baton.engine.FlowRegistry;
 import io.baton.flow.Flow;
@@ -34,11 +35,12 @@ public final class TestCluster implements AutoCloseable {
   public final InMemoryLeaseService leaseService;
   public final Stores stores;
   public final TestCapabilities capabilities = new TestCapabilities();
-  private final CapabilityRegistry registry = capabilities.registry();
+  private final CapabilityRegistry registry = capabilities.registry(scheduler);
   private final Map<String, OrchestratorNode> nodes = new LinkedHashMap<>();
   private final Random ids = new Random(42);
   private UnaryOperator<EngineConfig> engineConfig = c -> c;
   private RecoveryConfig recovery = RecoveryConfig.defaults();
+  private RebalanceConfig rebalance = RebalanceConfig.off();
   private BiFunction<String, LeaseManager, LeaseManager> leaseWrapper = (nodeId, leases) -> leases;
   private BiFunction<String, Stores, Stores> storesWrapper = (nodeId, shared) -> shared;
 
@@ -73,6 +75,11 @@ public final class TestCluster implements AutoCloseable {
     return this;
   }
 
+  public TestCluster rebalance(RebalanceConfig rebalance) {
+    this.rebalance = rebalance;
+    return this;
+  }
+
   public TestCluster recovery(RecoveryConfig recovery) {
     this.recovery = recovery;
     return this;
@@ -92,6 +99,7 @@ public final class TestCluster implements AutoCloseable {
         OrchestratorNode.builder()
             .config(engineConfig.apply(EngineConfig.defaults(nodeId)))
             .recovery(recovery)
+            .rebalance(rebalance)
             .scheduler(scheduler)
             .stores(storesWrapper.apply(nodeId, stores))
             .leases(

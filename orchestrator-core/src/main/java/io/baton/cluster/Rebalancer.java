@@ -1,0 +1,221 @@
+package io.baton.cluster;
+
+import com.codahale.metrics.Counter;
+import io.baton.engine.ClaimService;
+import io.baton.engine.Engine;
+import io.baton.engine.EngineIo;
+import io.baton.journal.ClaimReason;
+import io.baton.lease.LeaseManager;
+import io.baton.lease.LiveNodes;
+import io.baton.time.Futures;
+import io.baton.time.Scheduler;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Evens out the active runs across the cluster when it grows. Every {@code interval} a round
+ * announces this node's load, reads everyone's, plans ({@link RebalancePlan}) and carries out this
+ * node's own moves: the engine lets that many runs go, each at its next step boundary ({@link
+ * Engine#letGo}), and the lease service offers them to their receivers ({@link
+ * LeaseManager#offer}). Every {@code offerPollInterval} the node claims the runs offered to it
+ * ({@link ClaimReason#REBALANCE}), as far as it has room, and withdraws those offers. A run offered
+ * and never claimed (its receiver died) goes back: its giver's safety-net pass takes it again once
+ * the grace for let-go runs has passed, and offers vanish with their giver's lease.
+ *
+ * <p>Bounds: a node's rounds never overlap; no move while every node is within the band of its
+ * share; at most {@code maxMovesPerRound} and {@code maxShare} of a node's runs per round; a run
+ * adopted less than {@code coolDown} ago is not moved; parked runs are not active and never move.
+ * Thread-safe; start once, {@link #stop()} is idempotent.
+ */
+public final class Rebalancer {
+  public static final String ROUNDS = "baton.rebalance.rounds";
+  public static final String MOVED_OUT = "baton.rebalance.moved_out";
+  public static final String MOVED_IN = "baton.rebalance.moved_in";
+
+  private static final Logger log = LoggerFactory.getLogger(Rebalancer.class);
+
+  private final String nodeId;
+  private final RebalanceConfig config;
+  private final Scheduler scheduler;
+  private final EngineIo io;
+  private final LeaseManager leases;
+  private final Engine engine;
+  private final ClaimService claims;
+  private final Supplier<CompletableFuture<Void>> announceLoad;
+  private final Counter rounds;
+  private final Counter movedOut;
+  private final Counter movedIn;
+  private volatile boolean running;
+  private volatile CompletableFuture<List<RebalancePlan.Move>> roundInProgress;
+
+  Rebalancer(
+      String nodeId,
+      RebalanceConfig config,
+      Scheduler scheduler,
+      EngineIo io,
+      LeaseManager leases,
+      Engine engine,
+      ClaimService claims,
+      Supplier<CompletableFuture<Void>> announceLoad,
+      Counter rounds,
+      Counter movedOut,
+      Counter movedIn) {
+    this.nodeId = nodeId;
+    this.config = config;
+    this.scheduler = scheduler;
+    this.io = io;
+    this.leases = leases;
+    this.engine = engine;
+    this.claims = claims;
+    this.announceLoad = announceLoad;
+    this.rounds = rounds;
+    this.movedOut = movedOut;
+    this.movedIn = movedIn;
+  }
+
+  synchronized void start() {
+    if (running || !config.enabled()) {
+      return;
+    }
+    running = true;
+    // announce at once: a node that joins is counted as a receiver by the others' next rounds
+    Futures.whenComplete(
+        announceLoad.get(),
+        (announced, failure) -> {
+          if (failure != null) {
+            log.debug("node {}: announcing its load failed: {}", nodeId, failure.toString());
+          }
+        });
+    scheduler.schedule(config.interval(), this::scheduledRound);
+    scheduler.schedule(config.offerPollInterval(), this::pollOffers);
+  }
+
+  synchronized void stop() {
+    running = false;
+  }
+
+  /** The moves the cluster's announced loads call for now (every node's, not only this one's). */
+  public CompletableFuture<List<RebalancePlan.Move>> plan() {
+    return io.call("rebalance: read loads", () -> RebalancePlan.plan(live().nodes(), config));
+  }
+
+  /**
+   * Runs a round now (unless one runs already, whose moves it then returns): announces this node's
+   * load, plans, and carries out this node's moves. Completes with the whole plan.
+   */
+  public synchronized CompletableFuture<List<RebalancePlan.Move>> round() {
+    CompletableFuture<List<RebalancePlan.Move>> current = roundInProgress;
+    if (current != null && !current.isDone()) {
+      return current;
+    }
+    CompletableFuture<List<RebalancePlan.Move>> started =
+        announceLoad
+            .get()
+            .thenCompose(announced -> plan())
+            .thenCompose(moves -> carryOut(moves).thenApply(done -> moves));
+    roundInProgress = started;
+    return started;
+  }
+
+  private void scheduledRound() {
+    if (!running) {
+      return;
+    }
+    Futures.whenComplete(
+        round(),
+        (moves, failure) -> {
+          if (failure != null) {
+            log.warn("node {}: rebalancing round failed: {}", nodeId, failure.toString());
+          }
+          if (running) {
+            scheduler.schedule(config.interval(), this::scheduledRound);
+          }
+        });
+  }
+
+  private CompletableFuture<Void> carryOut(List<RebalancePlan.Move> plan) {
+    List<RebalancePlan.Move> mine = plan.stream().filter(m -> m.from().equals(nodeId)).toList();
+    if (mine.isEmpty() || !running) {
+      return CompletableFuture.completedFuture(null);
+    }
+    rounds.inc();
+    int total = mine.stream().mapToInt(RebalancePlan.Move::count).sum();
+    return engine
+        // a chosen run whose step outlasts the round's interval stays here and goes on
+        .letGo(total, config.coolDown(), config.interval())
+        .thenCompose(
+            left ->
+                io.call(
+                    "rebalance: offer",
+                    () -> {
+                      offer(mine, left);
+                      return null;
+                    }));
+  }
+
+  /** Offers the runs that left to the moves' receivers, in plan order. */
+  private void offer(List<RebalancePlan.Move> mine, List<UUID> left) {
+    int from = 0;
+    for (RebalancePlan.Move move : mine) {
+      int to = Math.min(left.size(), from + move.count());
+      List<UUID> batch = new ArrayList<>(left.subList(from, to));
+      from = to;
+      if (batch.isEmpty()) {
+        break;
+      }
+      leases.offer(batch, move.to());
+      movedOut.inc(batch.size());
+      log.info("node {}: offered {} runs to {} (rebalancing)", nodeId, batch.size(), move.to());
+    }
+  }
+
+  private void pollOffers() {
+    if (!running) {
+      return;
+    }
+    Futures.whenComplete(
+        io.call("rebalance: read offers", () -> leases.offersTo(nodeId))
+            .thenCompose(this::claimOffers),
+        (claimed, failure) -> {
+          if (failure != null) {
+            log.debug("node {}: reading offers failed: {}", nodeId, failure.toString());
+          }
+          if (running) {
+            scheduler.schedule(config.offerPollInterval(), this::pollOffers);
+          }
+        });
+  }
+
+  private CompletableFuture<Void> claimOffers(Map<UUID, String> offers) {
+    int room = engine.freeCapacity();
+    if (offers.isEmpty() || room <= 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    Map<UUID, String> taken = new LinkedHashMap<>();
+    offers.entrySet().stream().limit(room).forEach(e -> taken.put(e.getKey(), e.getValue()));
+    engine.movedIn(taken.keySet());
+    return claims
+        .claimLost(taken, ClaimReason.REBALANCE)
+        .thenCompose(
+            outcomes ->
+                io.call(
+                    "rebalance: withdraw offers",
+                    () -> {
+                      leases.withdrawOffers(taken.keySet(), nodeId);
+                      movedIn.inc(taken.size());
+                      return null;
+                    }))
+        .thenCompose(done -> announceLoad.get());
+  }
+
+  private LiveNodes live() {
+    return leases.liveNodes();
+  }
+}

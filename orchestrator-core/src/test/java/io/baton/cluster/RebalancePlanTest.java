@@ -1,0 +1,97 @@
+package io.baton.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.baton.cluster.RebalancePlan.Move;
+import io.baton.lease.NodeInfo;
+import io.baton.lease.NodeLoad;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RebalancePlanTest {
+  private static final RebalanceConfig CONFIG = RebalanceConfig.defaults();
+
+  private static NodeInfo node(String id, int runs) {
+    return new NodeInfo(id, "", Instant.EPOCH, "", false, new NodeLoad(runs, 0, true));
+  }
+
+  private static int moved(List<Move> moves) {
+    return moves.stream().mapToInt(Move::count).sum();
+  }
+
+  /** Applies the moves to the loads, to see where a round leaves the cluster. */
+  private static List<NodeInfo> after(List<NodeInfo> nodes, List<Move> moves) {
+    Map<String, Integer> runs = new HashMap<>();
+    nodes.forEach(n -> runs.put(n.nodeId(), n.load().activeRuns()));
+    for (Move move : moves) {
+      runs.merge(move.from(), -move.count(), Integer::sum);
+      runs.merge(move.to(), move.count(), Integer::sum);
+    }
+    List<NodeInfo> next = new ArrayList<>();
+    nodes.forEach(n -> next.add(node(n.nodeId(), runs.get(n.nodeId()))));
+    return next;
+  }
+
+  @Test
+  void a_balanced_cluster_or_one_within_the_band_moves_nothing() {
+    assertThat(RebalancePlan.plan(List.of(node("a", 100), node("b", 100)), CONFIG)).isEmpty();
+    assertThat(RebalancePlan.plan(List.of(node("a", 105), node("b", 95)), CONFIG)).isEmpty();
+    assertThat(RebalancePlan.plan(List.of(node("a", 1), node("b", 0)), CONFIG)).isEmpty();
+    assertThat(RebalancePlan.plan(List.of(node("a", 100)), CONFIG)).isEmpty();
+  }
+
+  @Test
+  void three_to_six_nodes_is_balanced_within_the_band_in_three_rounds_moving_the_minimum() {
+    List<NodeInfo> nodes =
+        List.of(
+            node("a", 10_000),
+            node("b", 10_000),
+            node("c", 10_000),
+            node("d", 0),
+            node("e", 0),
+            node("f", 0));
+    int total = 0;
+    int rounds = 0;
+    List<Move> moves;
+    while (!(moves = RebalancePlan.plan(nodes, CONFIG)).isEmpty()) {
+      total += moved(moves);
+      nodes = after(nodes, moves);
+      rounds++;
+      assertThat(rounds).isLessThanOrEqualTo(3);
+    }
+    assertThat(nodes).allSatisfy(n -> assertThat(n.load().activeRuns()).isBetween(4_500, 5_500));
+    assertThat(total).as("runs moved vs the 15,000 needed").isLessThanOrEqualTo(15_000 * 12 / 10);
+  }
+
+  @Test
+  void one_node_gives_at_most_its_cap_per_round() {
+    List<Move> moves = RebalancePlan.plan(List.of(node("a", 100), node("b", 0)), CONFIG);
+    assertThat(moves).containsExactly(new Move("a", "b", 25));
+    RebalanceConfig small = CONFIG.withMaxMovesPerRound(10);
+    assertThat(RebalancePlan.plan(List.of(node("a", 100), node("b", 0)), small))
+        .containsExactly(new Move("a", "b", 10));
+  }
+
+  @Test
+  void draining_standing_down_or_silent_nodes_neither_give_nor_take() {
+    NodeInfo draining = node("b", 0).asDraining();
+    NodeInfo silent = new NodeInfo("c", "", Instant.EPOCH, "", false);
+    NodeInfo standingDown =
+        new NodeInfo("d", "", Instant.EPOCH, "", false, new NodeLoad(0, 0, false));
+    assertThat(RebalancePlan.plan(List.of(node("a", 100), draining, silent, standingDown), CONFIG))
+        .isEmpty();
+  }
+
+  @Test
+  void every_node_plans_alike_whatever_order_it_reads_the_nodes_in() {
+    List<NodeInfo> nodes = List.of(node("a", 90), node("b", 10), node("c", 50), node("d", 0));
+    List<NodeInfo> reversed = new ArrayList<>(nodes);
+    Collections.reverse(reversed);
+    assertThat(RebalancePlan.plan(reversed, CONFIG)).isEqualTo(RebalancePlan.plan(nodes, CONFIG));
+  }
+}
