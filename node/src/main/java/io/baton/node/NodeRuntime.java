@@ -17,6 +17,7 @@ import io.baton.lease.NodeIdInUseException;
 import io.baton.node.config.ConfigException;
 import io.baton.node.config.NodeConfig;
 import io.baton.node.metrics.NodeMetricRegistry;
+import io.baton.node.tracing.NodeTracing;
 import io.baton.store.Stores;
 import io.baton.time.SystemScheduler;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -56,6 +58,7 @@ public final class NodeRuntime implements AutoCloseable {
   private final LeaseManager leases;
   private final OrchestratorNode node;
   private final Consumer<String> waitingFor;
+  private final Optional<NodeTracing> tracing;
   private volatile String advertisedAddress = "";
   private volatile boolean stopping;
 
@@ -92,6 +95,12 @@ public final class NodeRuntime implements AutoCloseable {
             .version(version)
             .ownsStoresAndScheduler()
             .build();
+    this.tracing = NodeTracing.fromEnvironment(System.getenv(), config.nodeId(), version);
+    tracing.ifPresent(
+        t -> {
+          node.engine().addListener(t.tracer());
+          log.info("node {} sends traces to {}", config.nodeId(), t.endpoint());
+        });
   }
 
   /** Group-committed appends and batched lease calls on threads of their own, observed. */
@@ -266,5 +275,6 @@ public final class NodeRuntime implements AutoCloseable {
   public void close() {
     stopping = true;
     node.close();
+    tracing.ifPresent(t -> t.close(scheduler.clock().instant()));
   }
 }

@@ -48,13 +48,40 @@ final class Announcements {
     } else if (entry.event() instanceof RunCompleted done) {
       statusChanged(rootId, run, done.status(), run.statusReason(), entry);
     } else if (entry.event() instanceof StepCompleted completed && completed.startedAt() != null) {
+      String capability = capabilities.capability(run, completed.step());
       metrics.stepCompleted(
           run.flowName(),
-          capabilities.capability(run, completed.step()),
+          capability,
           Duration.between(completed.startedAt(), entry.timestamp()).toNanos());
+      events.emit(
+          new RunEvent.StepFinished(
+              entry.runId(),
+              rootId,
+              run.flowName(),
+              completed.step(),
+              capability,
+              completed.attempt(),
+              true,
+              null,
+              completed.startedAt(),
+              entry.timestamp()));
     } else if (entry.event() instanceof StepFailed failed) {
-      metrics.stepFailed(
-          run.flowName(), capabilities.capability(run, failed.step()), failed.errorCode());
+      String capability = capabilities.capability(run, failed.step());
+      metrics.stepFailed(run.flowName(), capability, failed.errorCode());
+      if (failed.startedAt() != null) {
+        events.emit(
+            new RunEvent.StepFinished(
+                entry.runId(),
+                rootId,
+                run.flowName(),
+                failed.step(),
+                capability,
+                failed.attempt(),
+                false,
+                failed.errorCode(),
+                failed.startedAt(),
+                entry.timestamp()));
+      }
     } else if (entry.event() instanceof RunWaiting waiting
         && waiting.reason() == WaitReason.APPROVAL) {
       events.emit(

@@ -21,6 +21,25 @@ public sealed interface RunEvent {
   record ApprovalRequested(UUID runId, UUID rootRunId, String step, JsonNode prompt, Instant at)
       implements RunEvent {}
 
+  /**
+   * An attempt of a step ended, as journaled: for traces. Only attempts whose start is known (the
+   * journal holds it with the outcome).
+   *
+   * @param errorCode the failure's code; null when the attempt succeeded
+   */
+  record StepFinished(
+      UUID runId,
+      UUID rootRunId,
+      String flow,
+      String step,
+      String capability,
+      int attempt,
+      boolean succeeded,
+      String errorCode,
+      Instant startedAt,
+      Instant at)
+      implements RunEvent {}
+
   /** A node took ownership of a run tree. */
   record Claimed(
       UUID runId, String node, String previousNode, ClaimReason reason, long token, Instant at)

@@ -36,9 +36,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import java.util.random.RandomGenerator;
+import org.slf4j.MDC;
 
 /** Starts attempts, enforces their timeouts and turns their outcomes into journal events. */
 final class StepInvoker {
+  static final String LOG_RUN_ID = "runId";
+  static final String LOG_ROOT_RUN_ID = "rootRunId";
+  static final String LOG_STEP = "step";
+  static final String LOG_ATTEMPT = "attempt";
+
   private final String nodeId;
   private final Scheduler scheduler;
   private final EngineIo io;
@@ -154,7 +160,7 @@ final class StepInvoker {
             running.cancellation,
             Invocation.idempotencyKey(running.key.runId(), step.name()),
             scheduler.clock());
-    invoke(capability, invocation)
+    invoke(capability, invocation, tree.rootId)
         .whenComplete(
             (outcome, failure) ->
                 loop.execute(
@@ -168,7 +174,29 @@ final class StepInvoker {
                                     ErrorCodes.INTERNAL, "capability failed: " + failure, true))));
   }
 
-  private static CompletionStage<StepOutcome> invoke(Capability capability, Invocation invocation) {
+  /**
+   * Calls the capability with the attempt in the logging context ({@code runId}, {@code rootRunId},
+   * {@code step}, {@code attempt}), so that whatever it logs while it starts the attempt names it
+   * (the JSON log format shows them as fields).
+   */
+  private static CompletionStage<StepOutcome> invoke(
+      Capability capability, Invocation invocation, UUID rootRunId) {
+    MDC.put(LOG_RUN_ID, invocation.runId().toString());
+    MDC.put(LOG_ROOT_RUN_ID, rootRunId.toString());
+    MDC.put(LOG_STEP, invocation.stepName());
+    MDC.put(LOG_ATTEMPT, Integer.toString(invocation.attempt()));
+    try {
+      return invokeSafely(capability, invocation);
+    } finally {
+      MDC.remove(LOG_RUN_ID);
+      MDC.remove(LOG_ROOT_RUN_ID);
+      MDC.remove(LOG_STEP);
+      MDC.remove(LOG_ATTEMPT);
+    }
+  }
+
+  private static CompletionStage<StepOutcome> invokeSafely(
+      Capability capability, Invocation invocation) {
     try {
       CompletionStage<StepOutcome> stage = capability.invoke(invocation);
       return stage == null

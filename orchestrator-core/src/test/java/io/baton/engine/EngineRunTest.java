@@ -14,6 +14,7 @@ import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.assertj.core.api.Assertions;
 import org.assertj.core.groups.Tuple;
@@ -69,6 +70,33 @@ class EngineRunTest {
             "StepCompleted",
             "RunCompleted");
     assertThat(run.orchestratorId()).isEqualTo("node-a");
+  }
+
+  @Test
+  void every_invocation_runs_with_its_run_step_and_attempt_in_the_logging_context() {
+    Flow flow = TestFlows.named("logged").step("a", "echo", "{}").step("b", "echo", "{}").build();
+    RunRecord run = runToEnd(flow, "{}");
+
+    assertThat(cluster.capabilities.logContexts)
+        .containsExactly(
+            Map.of(
+                "runId",
+                run.runId().toString(),
+                "rootRunId",
+                run.rootRunId().toString(),
+                "step",
+                "a",
+                "attempt",
+                "1"),
+            Map.of(
+                "runId",
+                run.runId().toString(),
+                "rootRunId",
+                run.rootRunId().toString(),
+                "step",
+                "b",
+                "attempt",
+                "1"));
   }
 
   @Test

@@ -54,7 +54,8 @@ final class EventStream implements RunEventListener, AutoCloseable {
 
   @Override
   public void onEvent(RunEvent event) {
-    if (subscribers.isEmpty()) {
+    // Step attempts are for traces; the stream tells runs' status, approvals and claims.
+    if (subscribers.isEmpty() || event instanceof RunEvent.StepFinished) {
       return;
     }
     StreamMessage message = StreamMessage.of(event);

@@ -316,6 +316,25 @@ class HelmChartTest {
     RenderedChart full = render("full.yaml");
     RenderedChart minimal = render("minimal.yaml");
 
+    assertThat(
+            full.one(StatefulSet.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getEnv())
+        .anyMatch(e -> e.getName().equals("OTEL_EXPORTER_OTLP_ENDPOINT"));
+    assertThat(
+            minimal
+                .one(StatefulSet.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getEnv())
+        .noneMatch(e -> e.getName().startsWith("OTEL_"));
     assertThat(full.custom("ServiceMonitor")).hasSize(1);
     assertThat(full.custom("PrometheusRule")).hasSize(1);
     assertThat(full.all(HorizontalPodAutoscaler.class)).hasSize(1);

@@ -26,13 +26,16 @@ import org.junit.jupiter.api.Test;
  * A rolling restart under load, as a StatefulSet's rolling update does it, on real processes: three
  * {@code baton node}s on PostgreSQL and etcd take a steady stream of 3-step runs whose first step
  * calls a local ledger service that records every Idempotency-Key; each node in turn gets SIGTERM,
- * must exit 0, and is started again with the same id. Then: no run failed or went missing, no step
- * completion was journaled twice, every side effect belongs to a submitted run. The figures (p99 of
- * run time, steady and during the roll) are printed. {@code deploy/bench.sh rollout} runs the long
- * version with {@code -Dbaton.rollout.seconds}.
+ * must exit 0, and is started again with the same id; then the cluster scales to 5 nodes and down
+ * to 2. Then: no run failed or went missing, no step completion was journaled twice, every side
+ * effect belongs to a submitted run. The figures (p99 of run time, steady and during the roll and
+ * scaling) are printed. {@code deploy/bench.sh rollout} runs the long version ({@code
+ * -Dbaton.rollout.steadySeconds}, {@code -Dbaton.rollout.runsPerSecond}).
  */
 class RollingRestartIT {
   private static final int NODES = 3;
+  private static final int SCALED_UP = 5;
+  private static final int SCALED_DOWN = 2;
   private static final Duration DRAIN = Duration.ofSeconds(2);
   private static final List<String> STEPS = List.of("call", "check", "after");
   private static final String FLOW =
@@ -57,6 +60,9 @@ class RollingRestartIT {
   private final List<String> refusedEverywhere = new CopyOnWriteArrayList<>();
   private volatile boolean rolling;
 
+  /** How many nodes, from node-0 on, take submissions. */
+  private volatile int serving = NODES;
+
   @Test
   void a_rolling_restart_under_load_loses_and_repeats_nothing() throws Exception {
     long steadySeconds = Long.getLong("baton.rollout.steadySeconds", 5);
@@ -67,10 +73,12 @@ class RollingRestartIT {
     try (EtcdTestCluster etcd = EtcdTestCluster.start(1);
         TestDatabase db = TestDatabase.create("rollout");
         HeldEndpoint sideEffects = new HeldEndpoint(100)) {
-      int[] ports = new int[NODES];
-      AtomicReferenceArray<BatonProcess> nodes = new AtomicReferenceArray<>(NODES);
-      for (int i = 0; i < NODES; i++) {
+      int[] ports = new int[SCALED_UP];
+      AtomicReferenceArray<BatonProcess> nodes = new AtomicReferenceArray<>(SCALED_UP);
+      for (int i = 0; i < SCALED_UP; i++) {
         ports[i] = ProcessTestSupport.freePort();
+      }
+      for (int i = 0; i < NODES; i++) {
         nodes.set(i, start(dir, i, ports[i], db, etcd, cluster));
       }
       try {
@@ -116,11 +124,41 @@ class RollingRestartIT {
         nodes.set(i, start(dir, i, ports[i], db, etcd, cluster));
         nodes.get(i).awaitReady(api(ports[i]), Duration.ofMinutes(3));
       }
+      scale(nodes, ports, dir, db, etcd, cluster);
       rolling = false;
       await().pollDelay(Duration.ofSeconds(steadySeconds)).until(() -> true);
     } finally {
       load.shutdownNow();
       load.awaitTermination(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Scales 3 to 5 (new ids join), then 5 to 2: the leaving nodes get no new submissions (as a
+   * Service drops a terminating pod's endpoint) and are stopped with SIGTERM one by one, highest id
+   * first, each exiting 0.
+   */
+  private void scale(
+      AtomicReferenceArray<BatonProcess> nodes,
+      int[] ports,
+      Path dir,
+      TestDatabase db,
+      EtcdTestCluster etcd,
+      String cluster)
+      throws Exception {
+    for (int i = NODES; i < SCALED_UP; i++) {
+      nodes.set(i, start(dir, i, ports[i], db, etcd, cluster));
+    }
+    for (int i = NODES; i < SCALED_UP; i++) {
+      nodes.get(i).awaitReady(api(ports[i]), Duration.ofMinutes(3));
+    }
+    serving = SCALED_UP;
+    await().pollDelay(Duration.ofSeconds(3)).until(() -> true);
+    serving = SCALED_DOWN;
+    for (int i = SCALED_UP - 1; i >= SCALED_DOWN; i--) {
+      BatonProcess leaving = nodes.get(i);
+      leaving.terminate();
+      assertThat(leaving.awaitExit(Duration.ofSeconds(60))).as(leaving.output()).isZero();
     }
   }
 
@@ -139,9 +177,12 @@ class RollingRestartIT {
 
       RolloutLedger.Verdict verdict = ledger.check(api, STEPS, sideEffects.keys());
       System.out.printf(
-          "rolling restart of %d nodes under %d runs/s: %d runs, %d not succeeded,"
+          "rolling restart of %d nodes and scaling to %d and %d under %d runs/s: %d runs,"
+              + " %d not succeeded,"
               + " %d step completions journaled twice, %d unknown side effects; p99 run time %s%n",
           NODES,
+          SCALED_UP,
+          SCALED_DOWN,
           runsPerSecond,
           ledger.size(),
           verdict.notSucceeded().size(),
@@ -194,8 +235,9 @@ class RollingRestartIT {
             + n
             + "}}";
     List<Exception> failures = new ArrayList<>();
-    for (int attempt = 0; attempt < ports.length * 20; attempt++) {
-      int port = ports[(n + attempt) % ports.length];
+    for (int attempt = 0; attempt < 60; attempt++) {
+      int count = serving;
+      int port = ports[(n + attempt) % count];
       try {
         String runId = post(api(port) + "/api/runs", body).path("id").asText();
         ledger.submitted(key, runId, duringRoll);

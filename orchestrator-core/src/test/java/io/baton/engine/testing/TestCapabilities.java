@@ -19,6 +19,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import org.slf4j.MDC;
 
 /**
  * Capabilities for engine tests, all deterministic:
@@ -40,6 +41,10 @@ public final class TestCapabilities {
       String runId, String step, int attempt, String idempotencyKey, JsonNode params) {}
 
   public final List<Call> calls = new CopyOnWriteArrayList<>();
+
+  /** The logging context (MDC) each recorded invocation ran in, in the order of {@link #calls}. */
+  public final List<Map<String, String>> logContexts = new CopyOnWriteArrayList<>();
+
   private final Map<String, CompletableFuture<StepOutcome>> gates = new ConcurrentHashMap<>();
 
   public CapabilityRegistry registry() {
@@ -150,6 +155,8 @@ public final class TestCapabilities {
   }
 
   private void record(Invocation inv) {
+    Map<String, String> context = MDC.getCopyOfContextMap();
+    logContexts.add(context == null ? Map.of() : context);
     calls.add(
         new Call(
             inv.runId().toString(),
