@@ -200,7 +200,7 @@ public final class EventTriggers {
         });
   }
 
-  private record Match(String flow, String key) {}
+  private record Match(Flow flow, String key) {}
 
   /** The newest version of every flow that has a trigger, by name. */
   private List<Flow> triggeredFlows() {
@@ -222,7 +222,7 @@ public final class EventTriggers {
     for (Flow flow : triggered) {
       EventTrigger trigger = flow.trigger().orElseThrow();
       if (trigger.matches(event.type())) {
-        matches.add(new Match(flow.name(), trigger.dedupKey(event.toJson())));
+        matches.add(new Match(flow, trigger.dedupKey(event.toJson())));
       }
     }
     return matches;
@@ -234,15 +234,18 @@ public final class EventTriggers {
     for (Match match : matches) {
       started.add(
           commands
-              .submitAsync(
+              .submitNewAsync(
                   match.flow(),
                   event.data(),
-                  idempotencyKey(match.flow(), match.key()),
+                  idempotencyKey(match.flow().name(), match.key()),
                   event.toJson())
               .thenApply(
                   result ->
                       new TriggeredRun(
-                          match.flow(), match.key(), result.run().runId(), result.created())));
+                          match.flow().name(),
+                          match.key(),
+                          result.run().runId(),
+                          result.created())));
     }
     return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new))
         .thenApply(done -> started.stream().map(CompletableFuture::join).toList());
@@ -251,9 +254,11 @@ public final class EventTriggers {
   private List<TriggeredRun> existingRuns(StoredEvent stored) {
     List<TriggeredRun> found = new ArrayList<>();
     for (Match match : matches(triggeredFlows(), stored.event())) {
-      runs.findRunByIdempotencyKey(idempotencyKey(match.flow(), match.key()))
+      runs.findRunByIdempotencyKey(idempotencyKey(match.flow().name(), match.key()))
           .ifPresent(
-              run -> found.add(new TriggeredRun(match.flow(), match.key(), run.runId(), false)));
+              run ->
+                  found.add(
+                      new TriggeredRun(match.flow().name(), match.key(), run.runId(), false)));
     }
     return found;
   }

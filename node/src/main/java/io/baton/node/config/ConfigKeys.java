@@ -1,6 +1,7 @@
 package io.baton.node.config;
 
 import io.baton.engine.EngineConfig;
+import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.time.Durations;
@@ -179,6 +180,18 @@ public final class ConfigKeys {
           ConfigType.DURATION,
           Durations.format(EngineConfig.DEFAULT_DRAIN_TIMEOUT),
           "How long a graceful shutdown lets running steps finish; keep it below the pod's terminationGracePeriodSeconds.");
+  public static final ConfigKey EVENTS_RETENTION =
+      add(
+          "events.retention",
+          ConfigType.DURATION,
+          Durations.format(EventsConfig.DEFAULT_RETENTION),
+          "How long received events are kept once their runs exist: a duplicate (same source and id) within it is answered with the first one's runs, and it is what a replay can reach. Runs themselves deduplicate (flow, key) for as long as they are kept.");
+  public static final ConfigKey EVENTS_POLL_INTERVAL =
+      add(
+          "events.pollInterval",
+          ConfigType.DURATION,
+          Durations.format(EventsConfig.DEFAULT_POLL_INTERVAL),
+          "How often an idle node looks in the event outbox (events enqueued by applications and emitted by steps).");
   public static final ConfigKey FLOWS_DIR =
       add(
           "flows.dir",

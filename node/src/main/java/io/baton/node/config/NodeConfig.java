@@ -1,6 +1,7 @@
 package io.baton.node.config;
 
 import io.baton.engine.EngineConfig;
+import io.baton.event.EventsConfig;
 import io.baton.recovery.RecoveryConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -18,6 +19,7 @@ public record NodeConfig(
     Lease lease,
     EngineConfig engine,
     RecoveryConfig recovery,
+    EventsConfig events,
     Path flowsDir,
     String loggingFormat) {
 
@@ -71,6 +73,11 @@ public record NodeConfig(
         lease(settings, cluster),
         engine(settings, nodeId),
         recovery(settings),
+        new EventsConfig(
+            positiveDuration(settings, ConfigKeys.EVENTS_POLL_INTERVAL),
+            EventsConfig.DEFAULT_BATCH_SIZE,
+            EventsConfig.DEFAULT_RETRY_AFTER,
+            positiveDuration(settings, ConfigKeys.EVENTS_RETENTION)),
         settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
         settings.choice(ConfigKeys.LOGGING_FORMAT));
   }
