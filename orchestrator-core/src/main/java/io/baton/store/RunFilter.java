@@ -16,6 +16,8 @@ import java.util.UUID;
  *
  * @param node the recorded owner ({@code orchestratorId})
  * @param recoverable when set, only runs whose {@code recoverable} flag equals it
+ * @param ownerNotIn when not empty, only runs whose recorded owner is none of these (or none at
+ *     all): the runs of nodes that are gone
  */
 public record RunFilter(
     Set<RunStatus> statuses,
@@ -31,16 +33,19 @@ public record RunFilter(
     Instant updatedFrom,
     Instant updatedTo,
     JsonNode inputContains,
-    JsonNode outputContains) {
+    JsonNode outputContains,
+    Set<String> ownerNotIn) {
 
   public RunFilter {
     statuses = statuses == null || statuses.isEmpty() ? Set.of() : Set.copyOf(statuses);
+    ownerNotIn = ownerNotIn == null ? Set.of() : Set.copyOf(ownerNotIn);
   }
 
   /** Every run. */
   public static RunFilter all() {
     return new RunFilter(
-        Set.of(), null, null, null, null, false, null, null, null, null, null, null, null, null);
+        Set.of(), null, null, null, null, false, null, null, null, null, null, null, null, null,
+        Set.of());
   }
 
   /** Whether {@code run} passes every field of this filter but the JSON ones. */
@@ -53,6 +58,9 @@ public record RunFilter(
         && (!rootsOnly || run.isRoot())
         && (idempotencyKey == null || idempotencyKey.equals(run.idempotencyKey()))
         && (recoverable == null || recoverable == run.recoverable())
+        && (ownerNotIn.isEmpty()
+            || run.orchestratorId() == null
+            || !ownerNotIn.contains(run.orchestratorId()))
         && within(run.createdAt(), createdFrom, createdTo)
         && within(run.updatedAt(), updatedFrom, updatedTo);
   }
@@ -97,6 +105,7 @@ public record RunFilter(
     private Instant updatedTo;
     private JsonNode inputContains;
     private JsonNode outputContains;
+    private Set<String> ownerNotIn;
 
     private Builder(RunFilter from) {
       statuses = from.statuses;
@@ -113,6 +122,7 @@ public record RunFilter(
       updatedTo = from.updatedTo;
       inputContains = from.inputContains;
       outputContains = from.outputContains;
+      ownerNotIn = from.ownerNotIn;
     }
 
     public Builder statuses(Set<RunStatus> statuses) {
@@ -182,6 +192,11 @@ public record RunFilter(
       return this;
     }
 
+    public Builder ownerNotIn(Set<String> ownerNotIn) {
+      this.ownerNotIn = ownerNotIn;
+      return this;
+    }
+
     public RunFilter build() {
       return new RunFilter(
           statuses,
@@ -197,7 +212,8 @@ public record RunFilter(
           updatedFrom,
           updatedTo,
           inputContains,
-          outputContains);
+          outputContains,
+          ownerNotIn);
     }
   }
 }

@@ -138,6 +138,16 @@ public abstract class RunListingComplianceSuite extends MetadataStoreComplianceB
         .hasSize(3)
         .doesNotContain(child, grandchild);
     assertThat(ids(RunFilter.builder().idempotencyKey(key).build())).containsExactly(keyed.root());
+    assertThat(
+            ids(
+                RunFilter.builder()
+                    .flowName(flow)
+                    .status(RunStatus.RUNNING)
+                    .rootsOnly(true)
+                    .ownerNotIn(Set.of(node))
+                    .build()))
+        .hasSize(1)
+        .doesNotContain(mine.root());
   }
 
   @Test

@@ -34,7 +34,7 @@ final class SubmitCommand extends ClientCommand {
       body.put("idempotencyKey", idempotencyKey);
     }
     ApiResponse response =
-        Failures.check(client.post("/api/runs", "application/json", body.toString()));
+        Failures.check(client.post("/api/v1/runs", "application/json", body.toString()));
     out().println(response.json().path("id").asText());
   }
 

@@ -27,6 +27,7 @@ public final class HttpApi implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
 
   private final Javalin app;
+  private final ApiRouter router;
   private final EventStream stream;
   private final ExecutorService async;
   private final String host;
@@ -36,13 +37,15 @@ public final class HttpApi implements AutoCloseable {
     this.host = builder.settings.host();
     this.stream = new EventStream(builder.node.engine(), builder.settings.streamHeartbeat());
     this.async = Executors.newCachedThreadPool(NamedThreads.factory("http-async"));
-    List<Routes> routes = routes(builder, stream);
+    this.router = new ApiRouter();
+    routes(builder, stream).forEach(r -> r.addTo(router));
+    new OpenApiRoutes(router, builder.version).addTo(router);
     ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
     this.app =
         Javalin.create(
             config -> {
               configure(config, builder.settings);
-              routes.forEach(r -> r.addTo(config.routes));
+              router.registerAll(config.routes);
               problems.register(config.routes);
             });
   }
@@ -51,7 +54,8 @@ public final class HttpApi implements AutoCloseable {
     OrchestratorNode node = builder.node;
     return List.of(
         new FlowRoutes(node.orchestrator(), node.stores().metadata()),
-        new RunRoutes(node.orchestrator()),
+        new RunRoutes(
+            node.orchestrator(), node.stores().metadata(), node.stores().journal(), node.leases()),
         new RunActionRoutes(node.orchestrator()),
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
         new ClusterRoutes(node, builder.version),
@@ -82,6 +86,11 @@ public final class HttpApi implements AutoCloseable {
   /** Where clients reach the API, such as {@code http://127.0.0.1:8080}. */
   public URI uri() {
     return URI.create("http://" + host + ":" + port());
+  }
+
+  /** The route table, as the OpenAPI document describes it. */
+  List<ApiOperation> operations() {
+    return router.operations();
   }
 
   int streamSubscribers() {

@@ -3,7 +3,6 @@ package io.baton.node.http;
 import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricFilter;
 import com.codahale.metrics.MetricRegistry;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
@@ -35,8 +34,13 @@ final class MetricsRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.get("/metrics", this::scrape);
+  public void addTo(ApiRouter routes) {
+    routes
+        .get("/metrics", this::scrape)
+        .permission(Permission.METRICS_READ)
+        .summary("Metrics in Prometheus text format")
+        .produces("text/plain")
+        .responds(200, "the metrics");
   }
 
   private void scrape(Context ctx) throws Exception {

@@ -48,6 +48,14 @@ class ApiOnPostgresAndEtcdTest {
   }
 
   @Nested
+  class RunLists extends RunListApiTest {
+    @Override
+    protected TestBackend createBackend() {
+      return new PostgresEtcdBackend();
+    }
+  }
+
+  @Nested
   class Events extends EventStreamApiTest {
     @Override
     protected TestBackend createBackend() {

@@ -95,6 +95,10 @@ public final class RunListing {
     equal(conditions, params, "root_run_id", "root", filter.rootRunId());
     equal(conditions, params, "idempotency_key", "key", filter.idempotencyKey());
     equal(conditions, params, "recoverable", "recoverable", filter.recoverable());
+    if (!filter.ownerNotIn().isEmpty()) {
+      conditions.add("(orchestrator_id IS NULL OR NOT orchestrator_id = ANY(:ownerNotIn))");
+      params.put("ownerNotIn", filter.ownerNotIn().toArray(new String[0]));
+    }
     if (filter.rootsOnly()) {
       conditions.add("parent_run_id IS NULL");
     }
@@ -146,7 +150,14 @@ public final class RunListing {
   }
 
   private static Query bind(Query query, Map<String, Object> params) {
-    params.forEach(query::bind);
+    params.forEach(
+        (name, value) -> {
+          if (value instanceof String[] texts) {
+            query.bindArray(name, String.class, (Object[]) texts);
+          } else {
+            query.bind(name, value);
+          }
+        });
     return query;
   }
 }
