@@ -29,6 +29,7 @@ public final class HttpApi implements AutoCloseable {
   private final Javalin app;
   private final ApiRouter router;
   private final EventStream stream;
+  private final RunChangeFeed feed;
   private final ExecutorService async;
   private final String host;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -36,9 +37,16 @@ public final class HttpApi implements AutoCloseable {
   private HttpApi(Builder builder) {
     this.host = builder.settings.host();
     this.stream = new EventStream(builder.node.engine(), builder.settings.streamHeartbeat());
+    this.feed =
+        new RunChangeFeed(
+            builder.node.stores().metadata(),
+            builder.node.leases(),
+            builder.clock,
+            builder.settings.streamHeartbeat());
     this.async = Executors.newCachedThreadPool(NamedThreads.factory("http-async"));
     this.router = new ApiRouter();
     routes(builder, stream).forEach(r -> r.addTo(router));
+    new RunStreamRoutes(feed).addTo(router);
     new OpenApiRoutes(router, builder.version).addTo(router);
     ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
     this.app =
@@ -93,6 +101,10 @@ public final class HttpApi implements AutoCloseable {
     return router.operations();
   }
 
+  int runFeedSubscribers() {
+    return feed.subscriberCount();
+  }
+
   int streamSubscribers() {
     return stream.subscriberCount();
   }
@@ -104,6 +116,7 @@ public final class HttpApi implements AutoCloseable {
     }
     URI uri = uri();
     stream.close();
+    feed.close();
     app.stop();
     async.shutdownNow();
     log.info("HTTP API on {} stopped", uri);
@@ -161,6 +174,7 @@ public final class HttpApi implements AutoCloseable {
         api.app.start(settings.host(), settings.port());
       } catch (RuntimeException failure) {
         api.stream.close();
+        api.feed.close();
         api.async.shutdownNow();
         throw failure;
       }

@@ -146,6 +146,15 @@ class ApiContractTest extends ApiTestBase {
       assertThat(stream.status()).isEqualTo(200);
       answered.add("GET /api/v1/stream 200");
     }
+    call("GET", "/api/stream/runs", "/api/stream/runs", null, 406);
+    HttpRequest.Builder badStatus =
+        http.request("/api/v1/stream/runs?status=nope").header("Accept", "text/event-stream").GET();
+    assertThat(http.send(badStatus).status()).isEqualTo(400);
+    answered.add("GET /api/v1/stream/runs 400");
+    try (EventStreamClient stream = new EventStreamClient(http, "/api/v1/stream/runs")) {
+      assertThat(stream.status()).isEqualTo(200);
+      answered.add("GET /api/v1/stream/runs 200");
+    }
   }
 
   @Test

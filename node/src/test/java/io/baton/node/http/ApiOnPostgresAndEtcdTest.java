@@ -56,6 +56,14 @@ class ApiOnPostgresAndEtcdTest {
   }
 
   @Nested
+  class RunStream extends RunStreamApiTest {
+    @Override
+    protected TestBackend createBackend() {
+      return new PostgresEtcdBackend();
+    }
+  }
+
+  @Nested
   class Events extends EventStreamApiTest {
     @Override
     protected TestBackend createBackend() {
