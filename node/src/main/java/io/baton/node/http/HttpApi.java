@@ -5,6 +5,7 @@ import io.baton.cluster.OrchestratorNode;
 import io.baton.time.NamedThreads;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
+import io.javalin.http.staticfiles.Location;
 import io.javalin.http.util.AsyncExecutor;
 import java.net.URI;
 import java.time.Clock;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpApi implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
+
+  static final String DASHBOARD = "/dashboard";
 
   private final Javalin app;
   private final ApiRouter router;
@@ -79,6 +82,8 @@ public final class HttpApi implements AutoCloseable {
     config.http.maxRequestSize = settings.maxBodySize();
     config.http.prefer405over404 = true;
     config.router.ignoreTrailingSlashes = true;
+    // The dashboard: static files on the classpath, at / on every node, no external requests.
+    config.staticFiles.add(DASHBOARD, Location.CLASSPATH);
     config.concurrency.executor = LazyKt.lazy(() -> new AsyncExecutor(async));
   }
 

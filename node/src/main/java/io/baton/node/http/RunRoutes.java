@@ -6,6 +6,7 @@ import io.baton.engine.Orchestrator;
 import io.baton.engine.RunNotFoundException;
 import io.baton.journal.ExecutionJournal;
 import io.baton.journal.JournalEntry;
+import io.baton.journal.RunStatus;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeInfo;
 import io.baton.store.RunIndex;
@@ -13,7 +14,9 @@ import io.baton.store.RunPage;
 import io.baton.store.RunRecord;
 import io.javalin.http.Context;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -62,6 +65,11 @@ final class RunRoutes implements Routes {
             .responds(200, "a page of runs and the next cursor", 400, "a bad parameter");
     RunListParams.DOCUMENTED.forEach(p -> list.query(p.name(), p.type(), p.description()));
     routes
+        .get("/api/run-counts", this::counts)
+        .permission(Permission.RUNS_READ)
+        .summary("How many runs (roots and subflows) have each status")
+        .responds(200, "a count per status");
+    routes
         .get("/api/runs/{id}", this::show)
         .permission(Permission.RUNS_READ)
         .summary("A run with its steps, subflows, ownership history and derived state")
@@ -102,6 +110,15 @@ final class RunRoutes implements Routes {
     Set<String> live = liveNodes();
     List<RunJson> runs = page.runs().stream().map(run -> RunJson.listed(run, live)).toList();
     Json.send(ctx, 200, Json.object("runs", runs, "next", Cursors.encode(page.next())));
+  }
+
+  private void counts(Context ctx) {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    for (RunStatus status : RunStatus.values()) {
+      counts.put(status.name(), 0L);
+    }
+    runIndex.countRunsByStatus().forEach((status, count) -> counts.put(status.name(), count));
+    Json.send(ctx, 200, Json.object("counts", counts));
   }
 
   private void show(Context ctx) {

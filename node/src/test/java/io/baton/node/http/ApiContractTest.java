@@ -135,6 +135,7 @@ class ApiContractTest extends ApiTestBase {
     call("GET", "/health/ready", "/health/ready", null, 200);
     call("GET", "/metrics", "/metrics", null, 200);
     call("GET", "/api/cluster", "/api/cluster", null, 200);
+    call("GET", "/api/run-counts", "/api/run-counts", null, 200);
     call("GET", "/api/version", "/api/version", null, 200);
     call("GET", "/api/openapi.json", "/api/openapi.json", null, 200);
     call("GET", "/api/stream", "/api/stream", null, 406);
@@ -168,6 +169,17 @@ class ApiContractTest extends ApiTestBase {
     Reply current = http.get("/api/v1/cluster");
     assertThat(current.status()).isEqualTo(200);
     assertThat(current.headers().firstValue("Deprecation")).isEmpty();
+  }
+
+  @Test
+  @Order(6)
+  void the_dashboard_is_served_at_the_root_with_its_assets() {
+    Reply page = http.get("/");
+    assertThat(page.status()).isEqualTo(200);
+    assertThat(page.body()).contains("<title>Baton</title>").contains("/dashboard.js");
+    assertThat(http.get("/dashboard.js").status()).isEqualTo(200);
+    assertThat(http.get("/dashboard.css").status()).isEqualTo(200);
+    assertThat(page.body()).doesNotContain("http://").doesNotContain("https://");
   }
 
   @Test
