@@ -204,7 +204,7 @@ async function runView(id) {
     el('h1', {}, 'Run ', el('span', { text: run.id, id: 'run-id' }), ' ', el('span', { id: 'run-status' }, badge(run.status)), ' ', stateBadge(run.state)),
     el('div', { class: 'actions' }, reason, buttons),
     el('div', { class: 'grid2' },
-      el('div', { class: 'card' }, el('dl', { class: 'facts' },
+      el('div', { class: 'card' }, el('dl', { class: 'facts' }, [
         ['Flow', run.flow], ['Status reason', run.statusReason], ['Owner', run.orchestratorId || '—'],
         ['Root', run.rootRunId], ['Parent', run.parentRunId || '—'], ['Created', when(run.createdAt)],
         ['Updated', when(run.updatedAt)], ['Wakes', when(run.wakeAt) || '—'], ['Idempotency key', run.idempotencyKey || '—'],
