@@ -143,6 +143,16 @@ public final class PostgresMetadataStore implements MetadataStore {
     return listing.page(filter, after, limit);
   }
 
+  /**
+   * How PostgreSQL executes {@link #pageRuns} for these arguments: {@code EXPLAIN (ANALYZE,
+   * BUFFERS)} of the very statement, line by line. For tests and benchmarks that show which index
+   * serves a filter.
+   */
+  public List<String> explainPageRuns(RunFilter filter, RunPosition after, int limit) {
+    checkLimit(limit);
+    return listing.explain(filter, after, limit);
+  }
+
   @Override
   public List<RunRecord> runsChangedAfter(RunPosition after, int limit) {
     checkLimit(limit);

@@ -28,30 +28,52 @@ public final class RunListing {
     this.database = database;
   }
 
+  /** One listing query: its SQL and bound parameters. */
+  private record Statement(String sql, Map<String, Object> params) {}
+
   public RunPage page(RunFilter filter, RunPosition after, int limit) {
-    Map<String, Object> params = new LinkedHashMap<>();
-    List<String> conditions = conditions(filter, after, params);
-    params.put("limit", limit + 1);
-    String sql;
-    if (filter.statuses().size() <= 1) {
-      filter.statuses().forEach(s -> addStatus(conditions, params, "status", s));
-      sql = select(conditions);
-    } else {
-      List<String> parts = new ArrayList<>();
-      int i = 0;
-      for (RunStatus status : new TreeSet<>(filter.statuses())) {
-        List<String> part = new ArrayList<>(conditions);
-        addStatus(part, params, "status" + i++, status);
-        parts.add("(" + select(part) + ")");
-      }
-      sql = "SELECT * FROM (" + String.join(" UNION ALL ", parts) + ") AS by_status" + ORDER_NEWEST;
-    }
-    String finalSql = sql;
+    Statement statement = statement(filter, after, limit);
     List<RunRecord> rows =
         database.withHandle(
             "list runs",
-            handle -> bind(handle.createQuery(finalSql), params).mapTo(RunRecord.class).list());
+            handle ->
+                bind(handle.createQuery(statement.sql()), statement.params())
+                    .mapTo(RunRecord.class)
+                    .list());
     return RunPage.of(rows, limit);
+  }
+
+  /** PostgreSQL's plan of {@link #page}, executed ({@code EXPLAIN ANALYZE}), line by line. */
+  public List<String> explain(RunFilter filter, RunPosition after, int limit) {
+    Statement statement = statement(filter, after, limit);
+    return database.withHandle(
+        "explain a run listing",
+        handle ->
+            bind(
+                    handle.createQuery("EXPLAIN (ANALYZE, BUFFERS) " + statement.sql()),
+                    statement.params())
+                .mapTo(String.class)
+                .list());
+  }
+
+  private static Statement statement(RunFilter filter, RunPosition after, int limit) {
+    Map<String, Object> params = new LinkedHashMap<>();
+    List<String> conditions = conditions(filter, after, params);
+    params.put("limit", limit + 1);
+    if (filter.statuses().size() <= 1) {
+      filter.statuses().forEach(s -> addStatus(conditions, params, "status", s));
+      return new Statement(select(conditions), params);
+    }
+    List<String> parts = new ArrayList<>();
+    int i = 0;
+    for (RunStatus status : new TreeSet<>(filter.statuses())) {
+      List<String> part = new ArrayList<>(conditions);
+      addStatus(part, params, "status" + i++, status);
+      parts.add("(" + select(part) + ")");
+    }
+    String sql =
+        "SELECT * FROM (" + String.join(" UNION ALL ", parts) + ") AS by_status" + ORDER_NEWEST;
+    return new Statement(sql, params);
   }
 
   public List<RunRecord> changedAfter(RunPosition after, int limit) {
