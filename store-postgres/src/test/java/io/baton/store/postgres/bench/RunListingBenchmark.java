@@ -34,7 +34,7 @@ public final class RunListingBenchmark {
   private final int samples;
   private final int page;
 
-  private RunListingBenchmark(int runs, int samples, int page) {
+  RunListingBenchmark(int runs, int samples, int page) {
     this.runs = runs;
     this.samples = samples;
     this.page = page;
