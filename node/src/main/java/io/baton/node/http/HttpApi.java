@@ -45,7 +45,8 @@ public final class HttpApi implements AutoCloseable {
             builder.node.stores().metadata(),
             builder.node.leases(),
             builder.clock,
-            builder.settings.streamHeartbeat());
+            builder.settings.streamHeartbeat(),
+            builder.streamReplayLimit);
     this.async = Executors.newCachedThreadPool(NamedThreads.factory("http-async"));
     this.router = new ApiRouter();
     routes(builder, stream).forEach(r -> r.addTo(router));
@@ -135,6 +136,7 @@ public final class HttpApi implements AutoCloseable {
     private HttpSettings settings = HttpSettings.defaults();
     private Clock clock;
     private String version = "dev";
+    private int streamReplayLimit = RunChangeFeed.DEFAULT_MAX_REPLAY;
 
     public Builder node(OrchestratorNode node) {
       this.node = node;
@@ -165,6 +167,15 @@ public final class HttpApi implements AutoCloseable {
     /** The version {@code GET /api/version} reports. */
     public Builder version(String version) {
       this.version = version;
+      return this;
+    }
+
+    /**
+     * How many changed runs a reconnecting client of {@code /api/v1/stream/runs} is sent at most
+     * before it is told to reload instead.
+     */
+    Builder streamReplayLimit(int streamReplayLimit) {
+      this.streamReplayLimit = streamReplayLimit;
       return this;
     }
 

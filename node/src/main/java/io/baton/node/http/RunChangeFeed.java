@@ -29,8 +29,8 @@ import java.util.stream.Collectors;
  * run's claims, status changes and completions, whichever node journaled them, within about one
  * {@link #POLL_INTERVAL}. Each event carries an id (its place in the feed); a client that
  * reconnects with {@code Last-Event-ID} first gets every run changed since, at its latest state, or
- * a {@code reload} event when more than {@link #MAX_REPLAY} changed. Delivery is at least once:
- * events are whole run snapshots, so a repeat is harmless.
+ * a {@code reload} event when more than {@link #DEFAULT_MAX_REPLAY} (or the limit given) changed.
+ * Delivery is at least once: events are whole run snapshots, so a repeat is harmless.
  *
  * <p>A change becomes visible when its append commits, possibly after a change stamped later; each
  * poll therefore re-reads {@link #LOOKBACK} before the newest change seen and skips what it sent
@@ -39,7 +39,7 @@ import java.util.stream.Collectors;
 final class RunChangeFeed implements AutoCloseable {
   static final Duration POLL_INTERVAL = Duration.ofMillis(200);
   static final Duration LOOKBACK = Duration.ofSeconds(2);
-  static final int MAX_REPLAY = 1000;
+  static final int DEFAULT_MAX_REPLAY = 1000;
   static final int BATCH = 1000;
   static final String RUN = "run";
   static final String RELOAD = "reload";
@@ -49,6 +49,7 @@ final class RunChangeFeed implements AutoCloseable {
   private final RunIndex runs;
   private final LeaseManager leases;
   private final Clock clock;
+  private final int maxReplay;
   private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
   private final ExecutorService senders =
       Executors.newCachedThreadPool(NamedThreads.factory("http-run-feed-sender"));
@@ -62,10 +63,15 @@ final class RunChangeFeed implements AutoCloseable {
 
   // The poll's future is not kept: guarded() logs each failed poll, close() stops them.
   @SuppressWarnings("FutureReturnValueIgnored")
-  RunChangeFeed(RunIndex runs, LeaseManager leases, Clock clock, Duration heartbeat) {
+  RunChangeFeed(
+      RunIndex runs, LeaseManager leases, Clock clock, Duration heartbeat, int maxReplay) {
+    if (maxReplay < 1) {
+      throw new IllegalArgumentException("maxReplay must be positive, got " + maxReplay);
+    }
     this.runs = runs;
     this.leases = leases;
     this.clock = clock;
+    this.maxReplay = maxReplay;
     long millis = POLL_INTERVAL.toMillis();
     poller.scheduleWithFixedDelay(
         NamedThreads.guarded(this::poll), millis, millis, TimeUnit.MILLISECONDS);
@@ -94,15 +100,15 @@ final class RunChangeFeed implements AutoCloseable {
   }
 
   private void replay(Subscriber subscriber, RunPosition after) {
-    List<RunRecord> missed = runs.runsChangedAfter(after, MAX_REPLAY + 1);
-    if (missed.size() > MAX_REPLAY) {
+    List<RunRecord> missed = runs.runsChangedAfter(after, maxReplay + 1);
+    if (missed.size() > maxReplay) {
       subscriber.stream()
           .event(
               RELOAD,
               null,
               Json.write(
                   Json.object(
-                      "reason", "more than " + MAX_REPLAY + " runs changed since the last event")));
+                      "reason", "more than " + maxReplay + " runs changed since the last event")));
       return;
     }
     Set<String> live = liveNodes();

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.store.RunPosition;
 import java.net.http.HttpRequest;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -84,6 +86,37 @@ class RunStreamApiTest extends ApiTestBase {
                   assertThat(changesOf(resumed, missed))
                       .extracting(e -> e.data().get("status").asText())
                       .contains("SUCCEEDED"));
+    }
+  }
+
+  @Test
+  void a_reconnect_that_missed_more_than_the_replay_limit_is_told_to_reload() throws Exception {
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.quick(quick));
+    UUID first = submit(quick);
+    JsonNode firstRun = awaitStatus(first, "SUCCEEDED");
+    // The id a client was last sent for this run's final change: its place in the feed.
+    String lastId =
+        Cursors.encode(new RunPosition(Instant.parse(firstRun.get("updatedAt").asText()), first));
+    for (int i = 0; i < 3; i++) {
+      awaitStatus(submit(quick), "SUCCEEDED");
+    }
+    try (HttpApi limited =
+        HttpApi.builder()
+            .node(node.node())
+            .metrics(node.metrics())
+            .readiness(node.readiness())
+            .settings(HttpSettings.defaults().withPort(0))
+            .clock(node.scheduler().clock())
+            .streamReplayLimit(2)
+            .start()) {
+      ApiCalls calls = new ApiCalls(limited.uri());
+      try (EventStreamClient resumed =
+          new EventStreamClient(calls, "/api/v1/stream/runs", lastId)) {
+        await().atMost(TIMEOUT).until(() -> !resumed.events(RunChangeFeed.RELOAD).isEmpty());
+        assertThat(resumed.events(RunChangeFeed.RELOAD).get(0).data().get("reason").asText())
+            .contains("more than 2 runs changed");
+      }
     }
   }
 
