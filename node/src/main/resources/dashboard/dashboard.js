@@ -8,7 +8,12 @@ const STATES = ['recoverable-failure', 'stuck'];
 const PAGE = 50;
 const main = document.getElementById('main');
 let stream = null;       // the EventSource of the current page
-let leaveView = null;    // cleanup of the current view
+let currentRoute = 0;    // bumped on every navigation: a view still loading for an older one stays quiet
+
+// Replaces the page, unless the person navigated elsewhere while this view was loading.
+function show(route, ...nodes) {
+  if (route === currentRoute) main.replaceChildren(...nodes);
+}
 
 // --- small helpers ------------------------------------------------------------------------
 
@@ -83,6 +88,7 @@ function filtersFrom(params) {
 }
 
 async function runsView(params) {
+  const route = currentRoute;
   const flows = await api('/flows').catch(() => ({ flows: [] }));
   const chosen = new Set((params.get('status') || '').split(',').filter(Boolean));
   const form = el('form', { class: 'filters', 'aria-label': 'Filter runs' },
@@ -111,7 +117,7 @@ async function runsView(params) {
   const counts = el('div', { class: 'counts', id: 'counts', 'aria-label': 'Runs per status' });
   const body = el('tbody', { id: 'runs-body' });
   const pager = el('div', { class: 'pager' });
-  main.replaceChildren(el('h1', { text: 'Runs' }), el('div', { class: 'card' }, form), counts,
+  show(route, el('h1', { text: 'Runs' }), el('div', { class: 'card' }, form), counts,
     el('div', { class: 'card' }, el('table', { id: 'runs' },
       el('thead', {}, el('tr', {}, ['Run', 'Flow', 'Status', 'State', 'Owner', 'Created', 'Updated']
         .map((h, i) => el('th', { text: h, class: i >= 5 ? 'hide-narrow' : null })))), body), pager));
@@ -142,6 +148,7 @@ async function runsView(params) {
   }
   await Promise.all([load(null), loadCounts()]);
   let countTimer = null;
+  if (route !== currentRoute) return;
   openStream('', (run) => {
     const row = document.getElementById('run-' + run.id);
     if (row) row.replaceWith(runRow(run));
@@ -173,8 +180,9 @@ function runRow(run) {
 // --- one run ----------------------------------------------------------------------------------
 
 async function runView(id) {
+  const route = currentRoute;
   let run;
-  try { run = await api('/runs/' + id); } catch (error) { main.replaceChildren(el('p', { class: 'error', text: error.message })); return; }
+  try { run = await api('/runs/' + id); } catch (error) { show(route, el('p', { class: 'error', text: error.message })); return; }
   const flow = await api('/flows/' + encodeURIComponent(run.flow)).catch(() => null);
   const waitingApproval = (run.steps || []).find((s) => s.status === 'WAITING' && s.waitingFor === 'approval');
   const active = ['PENDING', 'RUNNING', 'WAITING'].includes(run.status);
@@ -200,7 +208,7 @@ async function runView(id) {
     },
   }, label));
 
-  main.replaceChildren(
+  show(route, 
     el('h1', {}, 'Run ', el('span', { text: run.id, id: 'run-id' }), ' ', el('span', { id: 'run-status' }, badge(run.status)), ' ', stateBadge(run.state)),
     el('div', { class: 'actions' }, reason, buttons),
     el('div', { class: 'grid2' },
@@ -222,6 +230,7 @@ async function runView(id) {
     ),
     journalCard(id));
 
+  if (route !== currentRoute) return;
   openStream('root=' + encodeURIComponent(run.rootRunId), (changed) => {
     if (changed.id === id && (changed.status !== run.status || changed.updatedAt !== run.updatedAt)) runView(id);
   });
@@ -298,8 +307,9 @@ function journalCard(id) {
 // --- flows ------------------------------------------------------------------------------------
 
 async function flowsView() {
+  const route = currentRoute;
   const flows = await api('/flows');
-  main.replaceChildren(el('h1', { text: 'Flows' }), el('div', { class: 'card' }, el('table', { id: 'flows' },
+  show(route, el('h1', { text: 'Flows' }), el('div', { class: 'card' }, el('table', { id: 'flows' },
     el('thead', {}, el('tr', {}, ['Flow', 'Hash', 'Created'].map((h) => el('th', { text: h })))),
     el('tbody', {}, flows.flows.map((f) => el('tr', {},
       el('td', {}, el('a', { href: '#/flow/' + encodeURIComponent(f.name), text: f.name })),
@@ -307,6 +317,7 @@ async function flowsView() {
 }
 
 async function flowView(name) {
+  const route = currentRoute;
   const flow = await api('/flows/' + encodeURIComponent(name));
   const input = el('textarea', { id: 'start-input', 'aria-label': 'Input (JSON)', text: '{}' });
   const start = el('button', { id: 'start-run', onclick: async () => {
@@ -317,7 +328,7 @@ async function flowView(name) {
       location.hash = '#/run/' + run.id;
     } catch (error) { toast(error.message); }
   } }, 'Start a run');
-  main.replaceChildren(el('h1', { text: 'Flow ' + name }),
+  show(route, el('h1', { text: 'Flow ' + name }),
     el('div', { class: 'grid2' },
       el('div', { class: 'card' }, el('h2', { text: 'Graph' }), dag(flow, [])),
       el('div', { class: 'card' }, el('h2', { text: 'Start a run' }), input, el('div', { class: 'actions' }, start))),
@@ -329,8 +340,9 @@ async function flowView(name) {
 // --- cluster ----------------------------------------------------------------------------------
 
 async function clusterView() {
+  const route = currentRoute;
   const [cluster, recovery] = await Promise.all([api('/cluster'), api('/recovery/incomplete?limit=50')]);
-  main.replaceChildren(el('h1', { text: 'Cluster' }),
+  show(route, el('h1', { text: 'Cluster' }),
     el('div', { class: 'card' }, el('table', { id: 'nodes' },
       el('thead', {}, el('tr', {}, ['Node', 'Address', 'Lease', 'Draining', 'Running runs', 'Started'].map((h) => el('th', { text: h })))),
       el('tbody', {}, cluster.nodes.map((n) => el('tr', { 'data-node': n.id },
@@ -345,6 +357,7 @@ async function clusterView() {
         el('td', {}, badge(r.status)), el('td', { text: r.owner || '' }),
         el('td', { text: r.ownerAlive ? 'yes' : 'no' }),
         el('td', { class: 'wrap', text: r.setAside ? (r.setAside.reason || 'yes') : '' })))))));
+  if (route !== currentRoute) return;
   openStream('', () => { clearTimeout(clusterView.timer); clusterView.timer = setTimeout(clusterView, 500); });
 }
 
@@ -352,6 +365,8 @@ async function clusterView() {
 
 async function route() {
   closeStream();
+  clearTimeout(clusterView.timer);
+  currentRoute++;
   const hash = location.hash || '#/runs';
   const [path, query] = hash.slice(1).split('?');
   const parts = path.split('/').filter(Boolean);
