@@ -26,6 +26,18 @@ final class SubmitCommand extends ClientCommand {
       description = "Submitting again with the same key returns the same run.")
   String idempotencyKey;
 
+  @Option(
+      names = "--wait",
+      description =
+          "Wait until the run ends; exit 0 when it succeeded, "
+              + ExitCodes.RUN_FAILED
+              + " when it failed, "
+              + ExitCodes.RUN_CANCELLED
+              + " when it was cancelled.")
+  boolean waitForEnd;
+
+  private int exit = ExitCodes.OK;
+
   @Override
   void run(BatonClient client) {
     ObjectNode body = ApiResponse.MAPPER.createObjectNode().put("flow", flow);
@@ -35,7 +47,28 @@ final class SubmitCommand extends ClientCommand {
     }
     ApiResponse response =
         Failures.check(client.post("/api/v1/runs", "application/json", body.toString()));
-    out().println(response.json().path("id").asText());
+    String runId = response.json().path("id").asText();
+    out().println(runId);
+    out().flush();
+    if (waitForEnd) {
+      JsonNode run = RunEnd.await(client, runId);
+      exit = RunEnd.exitCode(run);
+      if (exit != ExitCodes.OK) {
+        err()
+            .println(
+                "Run "
+                    + runId
+                    + " "
+                    + run.path("status").asText()
+                    + ": "
+                    + run.path("statusReason").asText());
+      }
+    }
+  }
+
+  @Override
+  int exitCode() {
+    return exit;
   }
 
   private JsonNode parse(String json) {
