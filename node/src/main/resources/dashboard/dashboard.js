@@ -184,8 +184,9 @@ async function runView(id) {
   let run;
   try { run = await api('/runs/' + id); } catch (error) { show(route, el('p', { class: 'error', text: error.message })); return; }
   const flow = await api('/flows/' + encodeURIComponent(run.flow)).catch(() => null);
-  const waitingApproval = (run.steps || []).find((s) => s.status === 'WAITING' && s.waitingFor === 'approval');
   const active = ['PENDING', 'RUNNING', 'WAITING'].includes(run.status);
+  // A finished run's steps may still read WAITING: only an active run can be answered.
+  const waitingApproval = active && (run.steps || []).find((s) => s.status === 'WAITING' && s.waitingFor === 'approval');
   const commands = [
     ['resume', 'Resume', run.status === 'FAILED' && run.recoverable, 'Only a FAILED, recoverable run can be resumed'],
     ['cancel', 'Cancel', active, 'Only a pending, running or waiting run can be cancelled'],

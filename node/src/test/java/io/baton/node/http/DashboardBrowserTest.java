@@ -193,6 +193,34 @@ class DashboardBrowserTest extends ApiTestBase {
   }
 
   @Test
+  void a_conflict_that_still_happens_shows_the_apis_message() throws Exception {
+    String approval = uniqueName("approval");
+    applyFlow(TestFlows.approval(approval));
+    UUID runId = submit(approval, "{\"orderId\": \"o-8\"}");
+    awaitApprovalRequested(runId, "ask");
+    open(node, "#/run/" + runId);
+    WebElement cancel = await(By.id("cmd-cancel"));
+    waiting().until(ExpectedConditions.elementToBeClickable(cancel));
+    closeStreamOfPage(); // the page stays as it is: it will not learn of the cancel below
+
+    http.post("/api/v1/runs/" + runId + "/cancel", "{}"); // someone else was faster
+    awaitStatus(runId, "CANCELLED");
+    cancel.click();
+
+    WebElement toast = await(By.id("toast"));
+    assertThat(toast.getText()).contains("Run " + runId).contains("CANCELLED");
+    awaitText(By.id("run-status"), "CANCELLED");
+    assertThat(browser.findElement(By.id("cmd-approve")).isEnabled())
+        .as("a cancelled run's approval step cannot be answered any more")
+        .isFalse();
+    screenshots("run-conflict");
+  }
+
+  private void closeStreamOfPage() {
+    ((JavascriptExecutor) browser).executeScript("closeStream();");
+  }
+
+  @Test
   void the_cluster_page_shows_two_nodes_and_a_handed_off_run_shows_its_ownership_history()
       throws Exception {
     String held = uniqueName("held");
