@@ -3,16 +3,25 @@
 # database) and etcd (a member started for the run). Prints figures; see
 # docs/benchmarks.md for what was measured on this project's machine.
 #
-#   deploy/bench.sh [engine|latency|recovery|memory|handoff|failover|all]
+#   deploy/bench.sh [engine|latency|events|recovery|memory|handoff|failover|all]
+#   deploy/bench.sh rollout   the rolling restart under load on real processes (RollingRestartIT,
+#                             long version: -Dbaton.rollout.steadySeconds=30
+#                             -Dbaton.rollout.runsPerSecond=20 by default)
 #
 # System properties tune sizes: -Dbaton.bench.size=10000 (recovery, memory),
 # -Dbaton.bench.runs=50000 -Dbaton.bench.window=2000 -Dbaton.bench.policy=fail (engine; the
 # last runs the flow with recovery: fail, whose steps also journal their starts),
-# -Dbaton.bench.latencyRuns=2000 -Dbaton.bench.loadSeconds=5 (latency), -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),
+# -Dbaton.bench.latencyRuns=2000 -Dbaton.bench.loadSeconds=5 (latency),
+# -Dbaton.bench.events=20000 -Dbaton.bench.appThreads=8 (events), -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),
 # passed as extra arguments after the benchmark's name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-all}"
 shift || true
+if [ "$which" = rollout ]; then
+  exec mvn -B -q -pl node -am -Dspotless.check.skip=true -Dtest=none \
+    -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=RollingRestartIT \
+    -Dbaton.rollout.steadySeconds=30 -Dbaton.rollout.runsPerSecond=20 "$@" verify
+fi
 exec mvn -B -q -pl node -am -Pnode-bench -DskipTests -Dspotless.check.skip=true verify \
   -Dnode.bench.args="$which" "$@"

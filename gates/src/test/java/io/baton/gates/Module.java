@@ -6,6 +6,8 @@ enum Module {
   ORCHESTRATOR_CORE("orchestrator-core", Role.CORE),
   STORE_POSTGRES("store-postgres", Role.ADAPTER),
   LEASE_ETCD("lease-etcd", Role.ADAPTER),
+  /** The application's client: depends on no Baton module at all (its pom has none). */
+  CLIENT("client", Role.CORE),
   NODE("node", Role.COMPOSITION_ROOT);
 
   /** Core holds the engine and the SPIs; adapters implement SPIs; the root wires them. */

@@ -20,6 +20,8 @@ class JournalCodecTest {
             new RunCreated("f", "h", json("a", 1), ROOT, "call", "k", json("e", 2)),
             new StepStarted("s", 2),
             new StepCompleted("s", 2, json("o", List.of(1, 2)), AT),
+            new StepCompleted(
+                "s", 2, null, AT, JournalCodec.mapper().valueToTree(List.of(json("id", "r/s/0")))),
             new StepFailed("s", 1, "timeout", "slow", true, AT, AT),
             new StepFailed("s", 3, "http_4xx", "bad", false, null, AT),
             new RunWaiting("t", WaitReason.TIMER, AT, null),

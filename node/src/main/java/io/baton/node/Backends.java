@@ -26,9 +26,17 @@ final class Backends {
   /** The opened stores and the highest fencing token they hold (0 when unknown). */
   record OpenedStores(Stores stores, long highestToken) {}
 
-  static OpenedStores stores(NodeConfig.Store store, Clock clock) {
+  /**
+   * @param poolMetrics the registry the PostgreSQL connection pool reports to (a Dropwizard {@code
+   *     MetricRegistry}), or null
+   */
+  static OpenedStores stores(NodeConfig.Store store, Clock clock, Object poolMetrics) {
     return switch (store.type()) {
-      case POSTGRES -> new OpenedStores(PostgresStores.create(postgres(store), clock), 0);
+      case POSTGRES ->
+          new OpenedStores(
+              PostgresStores.create(
+                  postgres(store).toBuilder().poolMetrics(poolMetrics).build(), clock),
+              0);
       case EMBEDDED -> {
         FileStores.Opened opened = FileStores.open(store.dataDir(), clock);
         yield new OpenedStores(opened.stores(), opened.highestToken());

@@ -1,9 +1,6 @@
 package io.baton.node;
 
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.jvm.GarbageCollectorMetricSet;
-import com.codahale.metrics.jvm.MemoryUsageGaugeSet;
-import com.codahale.metrics.jvm.ThreadStatesGaugeSet;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
@@ -19,6 +16,7 @@ import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeIdInUseException;
 import io.baton.node.config.ConfigException;
 import io.baton.node.config.NodeConfig;
+import io.baton.node.metrics.NodeMetricRegistry;
 import io.baton.store.Stores;
 import io.baton.time.SystemScheduler;
 import java.io.IOException;
@@ -27,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -45,6 +44,10 @@ public final class NodeRuntime implements AutoCloseable {
   private static final Duration RETRY_START = Duration.ofMillis(500);
   private static final Duration RETRY_MAX = Duration.ofSeconds(5);
   private static final int IO_THREADS = 4;
+  private static final Duration PROBE_TIMEOUT = Duration.ofMillis(250);
+
+  /** A gauge of 1 whose labels name the version and the node: {@code baton_build_info}. */
+  public static final String BUILD_INFO = "baton.build.info";
 
   private final NodeConfig config;
   private final SystemScheduler scheduler;
@@ -52,20 +55,22 @@ public final class NodeRuntime implements AutoCloseable {
   private final Stores stores;
   private final LeaseManager leases;
   private final OrchestratorNode node;
+  private final Consumer<String> waitingFor;
   private volatile String advertisedAddress = "";
   private volatile boolean stopping;
 
-  private NodeRuntime(NodeConfig config, String version) {
+  private NodeRuntime(NodeConfig config, String version, Consumer<String> waitingFor) {
     this.config = config;
+    this.waitingFor = waitingFor;
     this.scheduler = new SystemScheduler("node", 2);
-    this.metrics = new MetricRegistry();
-    metrics.registerAll(new MemoryUsageGaugeSet());
-    metrics.registerAll(new GarbageCollectorMetricSet());
-    metrics.registerAll(new ThreadStatesGaugeSet());
+    this.metrics = new NodeMetricRegistry();
+    metrics.gauge(
+        EngineMetrics.labelled(BUILD_INFO, "version", version, "node", config.nodeId()),
+        () -> () -> 1);
     Backends.OpenedStores opened =
         waitFor(
             "the store (" + config.store().type() + ")",
-            () -> Backends.stores(config.store(), scheduler.clock()));
+            () -> Backends.stores(config.store(), scheduler.clock(), metrics));
     this.stores = opened.stores();
     this.leases = Backends.leases(config, scheduler, opened.highestToken());
     CapabilityRegistry capabilities = BuiltInCapabilities.registry();
@@ -83,6 +88,7 @@ public final class NodeRuntime implements AutoCloseable {
             .metrics(metrics)
             .io((ignored, journal, lease) -> batchedIo(journal, lease, committers, observed))
             .address(() -> advertisedAddress)
+            .nodeProbe(new TcpNodeProbe(PROBE_TIMEOUT), TcpNodeProbe.probingThread())
             .version(version)
             .ownsStoresAndScheduler()
             .build();
@@ -104,12 +110,20 @@ public final class NodeRuntime implements AutoCloseable {
 
   /** Opens the store (waiting while it cannot be reached) and assembles the node, not started. */
   public static NodeRuntime create(NodeConfig config, String version) {
+    return create(config, version, what -> {});
+  }
+
+  /**
+   * As {@link #create(NodeConfig, String)}, telling {@code waitingFor} what it waits for each time
+   * a try fails (a health endpoint reports it).
+   */
+  public static NodeRuntime create(NodeConfig config, String version, Consumer<String> waitingFor) {
     log.info(
         "node {} starting: store {}, lease {}",
         config.nodeId(),
         config.store().type(),
         config.lease().type());
-    return new NodeRuntime(config, version);
+    return new NodeRuntime(config, version, waitingFor);
   }
 
   /**
@@ -155,6 +169,7 @@ public final class NodeRuntime implements AutoCloseable {
           throw failure;
         }
         log.warn("waiting for {}: {}; retrying in {}", what, rootMessage(failure), wait);
+        waitingFor.accept(what + ": " + rootMessage(failure));
         sleep(wait);
         wait = wait.multipliedBy(2).compareTo(RETRY_MAX) > 0 ? RETRY_MAX : wait.multipliedBy(2);
       }

@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code baton node} and {@code baton dev}: the commands that run a node. */
+/** {@code baton node}, {@code baton dev} and {@code baton migrate}: the commands of a node. */
 final class ServerCommands {
   private ServerCommands() {}
 
@@ -25,6 +25,22 @@ final class ServerCommands {
     @Override
     public Integer call() {
       return ServerProcess.run(options, Map.of(), System.err);
+    }
+  }
+
+  @Command(
+      name = "migrate",
+      mixinStandardHelpOptions = true,
+      description =
+          "Migrate the PostgreSQL schema to this Baton's version and exit (idempotent). "
+              + "Exit codes: 0 current, 1 failed, 2 bad configuration, 7 schema newer than "
+              + "this Baton.")
+  static final class MigrateCommand implements Callable<Integer> {
+    @Mixin NodeOptions options = new NodeOptions();
+
+    @Override
+    public Integer call() {
+      return MigrateProcess.run(options, System.out, System.err);
     }
   }
 

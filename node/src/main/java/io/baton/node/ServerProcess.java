@@ -13,6 +13,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +59,7 @@ final class ServerProcess {
           Runtime.getRuntime().halt(0);
         });
     try {
-      holder.runtime = NodeRuntime.create(config, Version.current());
+      holder.runtime = createWhileLive(config);
       holder.http = HttpServing.start(holder.runtime);
       holder.runtime.start(advertised(config, holder.http.port()));
     } catch (ConfigException | FlowValidationException e) {
@@ -95,6 +96,23 @@ final class ServerProcess {
     holder.close();
     log.info("node {} exited", config.nodeId());
     return 0;
+  }
+
+  /**
+   * Opens the store while the health endpoints already answer: live, not ready (a pod waits for
+   * PostgreSQL instead of crash-looping); they hand the address over to the API once the store is
+   * open.
+   */
+  private static NodeRuntime createWhileLive(NodeConfig config) {
+    AtomicReference<String> waitingFor =
+        new AtomicReference<>("the store (" + config.store().type().configName() + ")");
+    WaitingHealth health =
+        WaitingHealth.start(config.http().host(), config.http().port(), waitingFor::get);
+    try {
+      return NodeRuntime.create(config, Version.current(), waitingFor::set);
+    } finally {
+      health.close();
+    }
   }
 
   /** host:port where other nodes and clients reach this node's API. */

@@ -4,15 +4,34 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.baton.journal.WaitReason;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /** How one attempt of a step ended. */
 public sealed interface StepOutcome {
 
-  /** The step succeeded with an output. */
-  record Completed(JsonNode output) implements StepOutcome {
+  /**
+   * The step succeeded with an output.
+   *
+   * @param events events the step emits: they are journaled with the completion and delivered to
+   *     the flows whose triggers match, each exactly once (ids derived from run, step and index)
+   */
+  record Completed(JsonNode output, List<Emitted> events) implements StepOutcome {
     public Completed {
       output = output == null ? NullNode.getInstance() : output;
+      events = events == null ? List.of() : List.copyOf(events);
+    }
+
+    public Completed(JsonNode output) {
+      this(output, List.of());
+    }
+  }
+
+  /** An event a step emits: its CloudEvents {@code type} and its {@code data}. */
+  record Emitted(String type, JsonNode data) {
+    public Emitted {
+      Objects.requireNonNull(type, "type");
+      data = data == null ? NullNode.getInstance() : data;
     }
   }
 

@@ -1,5 +1,6 @@
 package io.baton.cluster;
 
+import com.codahale.metrics.Counter;
 import io.baton.cluster.ShutdownOrder.ClosingStep;
 import io.baton.cluster.ShutdownOrder.HandOffStep;
 import io.baton.engine.ClaimService;
@@ -12,10 +13,13 @@ import io.baton.engine.Orchestrator;
 import io.baton.engine.SetAsideRuns;
 import io.baton.engine.SignalPoller;
 import io.baton.engine.StartupRecoveryFailedException;
+import io.baton.event.EventDispatcher;
+import io.baton.event.EventTriggers;
 import io.baton.journal.ClaimReason;
 import io.baton.lease.ConnectionState;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeInfo;
+import io.baton.recovery.FailureDetector;
 import io.baton.recovery.OrphanClaimer;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.recovery.StartupRecovery;
@@ -25,6 +29,7 @@ import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -76,11 +81,19 @@ public final class OrchestratorNode implements AutoCloseable {
     NEW,
     STARTING,
     READY,
+    /**
+     * Its store could not be reached for {@code recovery.storeOutageHandoff}: it gave its runs away
+     * and waits, not ready, for the store to answer again; then it is READY again.
+     */
+    STANDBY,
     DRAINING,
     STOPPED,
     /** Startup recovery failed: the lease is released and the node cannot start again. */
     FAILED
   }
+
+  /** How often a node stood down because its store could not be reached. */
+  public static final String STORE_OUTAGE_HANDOFFS = "baton.recovery.store_outage_handoffs";
 
   private final EngineConfig config;
   private final RecoveryConfig recovery;
@@ -92,8 +105,13 @@ public final class OrchestratorNode implements AutoCloseable {
   private final ClaimService claims;
   private final Orchestrator orchestrator;
   private final OrphanClaimer claimer;
+  private final FailureDetector failureDetector;
+  private final StoreOutageWatch storeOutageWatch;
+  private final Counter storeOutageHandoffs;
   private final StartupRecovery startup;
   private final SignalPoller poller;
+  private final EventTriggers eventTriggers;
+  private final EventDispatcher eventDispatcher;
   private final Supplier<String> address;
   private final String version;
   private final Instant createdAt;
@@ -134,11 +152,34 @@ public final class OrchestratorNode implements AutoCloseable {
         new Orchestrator(engine, claims, flows, stores.metadata(), stores.journal(), builder.ids);
     this.claimer =
         new OrphanClaimer(engine, io, claims, stores.metadata(), leases, scheduler, recovery);
+    this.failureDetector =
+        new FailureDetector(
+            leases,
+            builder.nodeProbe,
+            scheduler,
+            builder.probing == null ? scheduler : builder.probing,
+            recovery.enabled() ? recovery.deathProbeInterval() : Duration.ZERO,
+            builder.metrics.counter(FailureDetector.DEAD_NODES_REVOKED));
+    this.storeOutageWatch =
+        new StoreOutageWatch(
+            nodeId(),
+            recovery.enabled() ? recovery.storeOutageHandoff() : Duration.ZERO,
+            scheduler,
+            io,
+            stores.metadata(),
+            engine::appendsFailingFor,
+            this::standDown,
+            this::resumeAfterStandDown);
+    this.storeOutageHandoffs = builder.metrics.counter(STORE_OUTAGE_HANDOFFS);
     this.startup =
         new StartupRecovery(
             engine, io, claims, stores.metadata(), stores.journal(), recovery, engine::emit);
     this.poller =
         new SignalPoller(engine, stores.metadata(), scheduler, config.signalPollInterval());
+    this.eventTriggers =
+        new EventTriggers(
+            stores.events(), flows, stores.metadata(), orchestrator.commands(), io, scheduler);
+    this.eventDispatcher = new EventDispatcher(eventTriggers, io, scheduler, builder.events);
     engine.onParked(
         (root, wakeAt) ->
             scheduler.scheduleAt(
@@ -157,7 +198,12 @@ public final class OrchestratorNode implements AutoCloseable {
             ? closeable
             : OrchestratorNode::notOwned;
     this.shutdown = shutdownOrder();
-    builder.metrics.gauge(EngineMetrics.LEASE_STATE, () -> () -> leases.state().gaugeValue());
+    for (ConnectionState state : ConnectionState.values()) {
+      String name =
+          EngineMetrics.labelled(
+              EngineMetrics.LEASE_STATE, "state", state.name().toLowerCase(Locale.ROOT));
+      builder.metrics.gauge(name, () -> () -> leases.state() == state ? 1 : 0);
+    }
   }
 
   /** What the node closes in place of the stores or the scheduler that its caller owns. */
@@ -176,6 +222,11 @@ public final class OrchestratorNode implements AutoCloseable {
 
   public Orchestrator orchestrator() {
     return orchestrator;
+  }
+
+  /** Where events are received and turned into runs. */
+  public EventTriggers events() {
+    return eventTriggers;
   }
 
   public Engine engine() {
@@ -243,7 +294,10 @@ public final class OrchestratorNode implements AutoCloseable {
 
   private CompletableFuture<Void> ready() {
     claimer.start();
+    failureDetector.start();
     poller.start();
+    eventDispatcher.start();
+    storeOutageWatch.start();
     phase.compareAndSet(Phase.STARTING, Phase.READY);
     log.info("node {} ready", nodeId());
     return CompletableFuture.completedFuture(null);
@@ -273,6 +327,59 @@ public final class OrchestratorNode implements AutoCloseable {
             });
   }
 
+  /**
+   * Gray failure: the node holds its lease but cannot reach its store. It stops taking work, and
+   * revokes its lease so that nodes that reach the store adopt its runs now (what it could not
+   * journal is re-run by them under their recovery policy, never committed twice: its appends are
+   * fenced out). It stays not ready until the store answers again.
+   */
+  private void standDown(String why) {
+    if (!phase.compareAndSet(Phase.READY, Phase.STANDBY)) {
+      return;
+    }
+    storeOutageHandoffs.inc();
+    log.warn(
+        "node {}: {}; standing down: its {} runs go to nodes that reach the store",
+        nodeId(),
+        why,
+        engine.activeCount());
+    claimer.stop();
+    failureDetector.stop();
+    poller.stop();
+    eventDispatcher.stop();
+    // On the scheduler, not the I/O threads: those may all be stuck on the store.
+    scheduler.execute(
+        () -> {
+          try {
+            leases.standDown();
+          } catch (RuntimeException failure) {
+            log.warn(
+                "node {}: could not revoke its lease ({}); it expires after its TTL",
+                nodeId(),
+                failure.toString());
+          }
+        });
+  }
+
+  /** The store answers again: a fresh lease, this node's runs re-adopted, claiming again. */
+  private boolean resumeAfterStandDown() {
+    if (!phase.compareAndSet(Phase.STANDBY, Phase.READY)) {
+      return phase.get() != Phase.STANDBY;
+    }
+    try {
+      leases.resume();
+    } catch (RuntimeException unreachable) {
+      phase.compareAndSet(Phase.READY, Phase.STANDBY);
+      log.info("node {}: could not take a fresh lease yet: {}", nodeId(), unreachable.toString());
+      return false;
+    }
+    claimer.start();
+    failureDetector.start();
+    poller.start();
+    eventDispatcher.start();
+    return true;
+  }
+
   /** Why startup recovery failed, once the node is {@link Phase#FAILED}. */
   public Optional<Throwable> startFailure() {
     return Optional.ofNullable(startFailure);
@@ -285,9 +392,11 @@ public final class OrchestratorNode implements AutoCloseable {
       case SUSPENDED -> engine.setSuspended(true);
       case LOST ->
           engine.leaseEnded(
-              phase.get() == Phase.DRAINING
-                  ? "its lease was released at shutdown"
-                  : "the node's lease was lost");
+              switch (phase.get()) {
+                case DRAINING -> "its lease was released at shutdown";
+                case STANDBY -> "the node stood down: its store cannot be reached";
+                default -> "the node's lease was lost";
+              });
       case CONNECTED -> {
         engine.setSuspended(false);
         if (previous == ConnectionState.LOST && phase.get() == Phase.READY && recovery.enabled()) {
@@ -346,6 +455,7 @@ public final class OrchestratorNode implements AutoCloseable {
   public CompletableFuture<Void> drain() {
     synchronized (handOffLock) {
       if (!phase.compareAndSet(Phase.READY, Phase.DRAINING)
+          && !phase.compareAndSet(Phase.STANDBY, Phase.DRAINING)
           && !phase.compareAndSet(Phase.STARTING, Phase.DRAINING)) {
         HandOff running = handOff;
         return running != null ? running.ended() : CompletableFuture.completedFuture(null);
@@ -408,8 +518,11 @@ public final class OrchestratorNode implements AutoCloseable {
   }
 
   private CompletableFuture<Void> stopClaiming() {
+    storeOutageWatch.stop();
     claimer.stop();
+    failureDetector.stop();
     poller.stop();
+    eventDispatcher.stop();
     engine.startDraining();
     return CompletableFuture.completedFuture(null);
   }
@@ -465,8 +578,11 @@ public final class OrchestratorNode implements AutoCloseable {
   /** Stops without draining or releasing, as if the process died (the lease expires later). */
   public CompletableFuture<Void> halt() {
     phase.set(Phase.STOPPED);
+    storeOutageWatch.stop();
     claimer.stop();
+    failureDetector.stop();
     poller.stop();
+    eventDispatcher.stop();
     engine.startDraining();
     leases.close();
     return engine.dropAll("halted");

@@ -6,11 +6,14 @@ import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineIo;
 import io.baton.engine.FlowReader;
 import io.baton.engine.SchedulerEngineIo;
+import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
+import io.baton.recovery.NodeProbe;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
 import io.baton.time.Scheduler;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
@@ -32,7 +35,10 @@ public final class OrchestratorNodeBuilder {
   EngineIo.Factory io = SchedulerEngineIo::new;
   Supplier<String> address = () -> "";
   String version = "";
+  NodeProbe nodeProbe = NodeProbe.NONE;
+  Executor probing;
   boolean ownsStoresAndScheduler;
+  EventsConfig events = EventsConfig.DEFAULTS;
 
   public OrchestratorNodeBuilder config(EngineConfig config) {
     this.config = config;
@@ -101,6 +107,31 @@ public final class OrchestratorNodeBuilder {
   /** Where the node's API answers, asked when the node starts (after the API has bound). */
   public OrchestratorNodeBuilder address(Supplier<String> address) {
     this.address = address;
+    return this;
+  }
+
+  /**
+   * How the node's failure detector finds that another node's process is gone (default: it never
+   * does, and a dead node's runs wait for its lease's TTL). See {@code FailureDetector}.
+   */
+  public OrchestratorNodeBuilder nodeProbe(NodeProbe nodeProbe) {
+    this.nodeProbe = nodeProbe;
+    return this;
+  }
+
+  /**
+   * {@link #nodeProbe(NodeProbe)} whose probes run on {@code probing} (a probe that may block for
+   * its timeout should not hold a scheduler thread); by default they run on the scheduler.
+   */
+  public OrchestratorNodeBuilder nodeProbe(NodeProbe nodeProbe, Executor probing) {
+    this.nodeProbe = nodeProbe;
+    this.probing = probing;
+    return this;
+  }
+
+  /** How the node dispatches events; default {@link EventsConfig#DEFAULTS}. */
+  public OrchestratorNodeBuilder events(EventsConfig events) {
+    this.events = events;
     return this;
   }
 

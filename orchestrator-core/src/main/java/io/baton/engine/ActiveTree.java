@@ -1,6 +1,7 @@
 package io.baton.engine;
 
 import io.baton.flow.Flow;
+import io.baton.flow.StepDefinition;
 import io.baton.internal.Defect;
 import io.baton.journal.JournalEvent;
 import io.baton.journal.replay.RunState;
@@ -87,6 +88,13 @@ final class ActiveTree {
           "no flow " + run.flowHash() + " loaded for run " + run.runId());
     }
     return flow;
+  }
+
+  /** The capability of a run's step, or {@code "unknown"} when its flow is not loaded here. */
+  String capabilityOf(RunState run, String step) {
+    Flow flow = flowsByHash.get(run.flowHash());
+    StepDefinition definition = flow == null ? null : flow.step(step);
+    return definition == null ? "unknown" : definition.capability();
   }
 
   void addFlow(Flow flow) {

@@ -8,6 +8,7 @@ import io.baton.journal.RunStatus;
 import io.baton.journal.RunStatusChanged;
 import io.baton.journal.RunWaiting;
 import io.baton.journal.StepCompleted;
+import io.baton.journal.StepFailed;
 import io.baton.journal.WaitReason;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
@@ -24,8 +25,21 @@ final class Announcements {
     this.events = events;
   }
 
+  /** Names the capability of a run's step, for metrics; {@code "unknown"} when it cannot. */
+  @FunctionalInterface
+  interface CapabilityOf {
+    CapabilityOf UNKNOWN = (run, step) -> "unknown";
+
+    String capability(RunState run, String step);
+  }
+
   /** Announces an entry already folded into {@code state}, the state of the tree {@code rootId}. */
   void announce(UUID rootId, TreeState state, JournalEntry entry) {
+    announce(rootId, state, entry, CapabilityOf.UNKNOWN);
+  }
+
+  /** As {@link #announce(UUID, TreeState, JournalEntry)}, naming steps' capabilities. */
+  void announce(UUID rootId, TreeState state, JournalEntry entry, CapabilityOf capabilities) {
     RunState run = state.run(entry.runId());
     if (entry.event() instanceof RunCreated created) {
       metrics.runStarted(created.flowName());
@@ -34,7 +48,13 @@ final class Announcements {
     } else if (entry.event() instanceof RunCompleted done) {
       statusChanged(rootId, run, done.status(), run.statusReason(), entry);
     } else if (entry.event() instanceof StepCompleted completed && completed.startedAt() != null) {
-      metrics.stepCompleted(Duration.between(completed.startedAt(), entry.timestamp()).toNanos());
+      metrics.stepCompleted(
+          run.flowName(),
+          capabilities.capability(run, completed.step()),
+          Duration.between(completed.startedAt(), entry.timestamp()).toNanos());
+    } else if (entry.event() instanceof StepFailed failed) {
+      metrics.stepFailed(
+          run.flowName(), capabilities.capability(run, failed.step()), failed.errorCode());
     } else if (entry.event() instanceof RunWaiting waiting
         && waiting.reason() == WaitReason.APPROVAL) {
       events.emit(

@@ -29,6 +29,11 @@ final class AppendPipeline {
   private final Announcements announcements;
   private final SignalReceipts receipts;
 
+  /** Since when (scheduler nanos) appends have failed with no success since; NOT_FAILING if not. */
+  private volatile long failingSinceNanos = NOT_FAILING;
+
+  private static final long NOT_FAILING = Long.MIN_VALUE;
+
   AppendPipeline(
       String nodeId,
       EngineIo io,
@@ -46,6 +51,15 @@ final class AppendPipeline {
     this.loop = loop;
     this.announcements = announcements;
     this.receipts = receipts;
+  }
+
+  /**
+   * How long journal appends have been failing without one success in between (the store cannot be
+   * reached, or refuses every write); zero when the last append that ended succeeded.
+   */
+  Duration failingFor() {
+    long since = failingSinceNanos;
+    return since == NOT_FAILING ? Duration.ZERO : Duration.ofNanos(scheduler.nanoTime() - since);
   }
 
   /** Submits the tree's decided events as its next append, unless one is out already. */
@@ -71,9 +85,13 @@ final class AppendPipeline {
       return;
     }
     if (failure != null) {
+      if (failingSinceNanos == NOT_FAILING) {
+        failingSinceNanos = scheduler.nanoTime();
+      }
       retry(tree, failure);
       return;
     }
+    failingSinceNanos = NOT_FAILING;
     metrics.appendLatency(nanos);
     if (result instanceof AppendResult.Appended) {
       acknowledged(tree, request);
@@ -126,7 +144,7 @@ final class AppendPipeline {
     List<PendingEvent> journaled = tree.appends.acknowledged();
     for (JournalEntry entry : request.entries()) {
       tree.state.apply(entry);
-      announcements.announce(tree.rootId, tree.state, entry);
+      announcements.announce(tree.rootId, tree.state, entry, tree::capabilityOf);
     }
     for (PendingEvent pending : journaled) {
       if (pending.outcomeOf() != null) {

@@ -187,6 +187,14 @@ public final class Engine {
     return capacity.holds(rootRunId);
   }
 
+  /**
+   * How long this node's journal appends have been failing with no success in between; zero when
+   * they succeed (or none was tried). The gray-failure watch gives the node's runs away after long.
+   */
+  public Duration appendsFailingFor() {
+    return appends.failingFor();
+  }
+
   public int activeCount() {
     return capacity.count();
   }

@@ -10,13 +10,18 @@ import io.baton.journal.RunStatus;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
-/** The engine's metric names, in one place, on a Dropwizard registry. Thread-safe. */
+/**
+ * The engine's metric names, in one place, on a Dropwizard registry. A dimension is a label carried
+ * in the name ({@link #labelled}), never a part of the name: {@code baton.runs.finished{flow=ship,
+ * status=succeeded}}, so an exporter turns it into a Prometheus label. Counters that other code
+ * reads in process (runs started, claims) are kept beside their labelled series as an unlabelled
+ * total, which exporters drop. Thread-safe.
+ */
 public final class EngineMetrics {
   public static final String RUNS_STARTED = "baton.runs.started";
-  public static final String RUNS_COMPLETED = "baton.runs.completed";
-  public static final String RUNS_FAILED = "baton.runs.failed";
-  public static final String RUNS_CANCELLED = "baton.runs.cancelled";
-  public static final String STEP_LATENCY = "baton.steps.latency";
+  public static final String RUNS_FINISHED = "baton.runs.finished";
+  public static final String STEP_DURATION = "baton.step.duration";
+  public static final String STEPS_FAILED = "baton.steps.failed";
   public static final String STEPS_COMPLETED = "baton.steps.completed";
   public static final String JOURNAL_APPEND = "baton.journal.append.latency";
   public static final String JOURNAL_BATCH_SIZE = "baton.journal.batch.size";
@@ -33,31 +38,71 @@ public final class EngineMetrics {
 
   public EngineMetrics(MetricRegistry registry) {
     this.registry = registry;
+    // Present at 0 from the start: a series that appears only with its first event hides that
+    // event from rate() and increase(), and alerts on it never fire.
+    for (String counter :
+        new String[] {
+          JOURNAL_FENCED_OUT, JOURNAL_RETRIES, LOOP_FAILURES, STEPS_COMPLETED, STEPS_FAILED
+        }) {
+      registry.counter(counter);
+    }
   }
 
   public MetricRegistry registry() {
     return registry;
   }
 
+  /**
+   * A metric name with labels: {@code base{name=value,...}}, in the order given. A backslash
+   * escapes a {@code \\}, {@code ,}, {@code =} or <code>}</code> in a value, so any flow name
+   * survives.
+   *
+   * @param labels label names and values, alternating
+   */
+  public static String labelled(String base, String... labels) {
+    if (labels.length % 2 != 0) {
+      throw new IllegalArgumentException("labels of " + base + " must be name/value pairs");
+    }
+    StringBuilder name = new StringBuilder(base).append('{');
+    for (int i = 0; i < labels.length; i += 2) {
+      name.append(i == 0 ? "" : ",").append(labels[i]).append('=');
+      name.append(labels[i + 1].replaceAll("([\\\\,=}])", "\\\\$1"));
+    }
+    return name.append('}').toString();
+  }
+
   void runStarted(String flow) {
     registry.counter(RUNS_STARTED).inc();
-    registry.counter(MetricRegistry.name(RUNS_STARTED, flow)).inc();
+    registry.counter(labelled(RUNS_STARTED, "flow", flow)).inc();
   }
 
   void runFinished(String flow, RunStatus status) {
-    String name =
-        switch (status) {
-          case SUCCEEDED -> RUNS_COMPLETED;
-          case FAILED -> RUNS_FAILED;
-          default -> RUNS_CANCELLED;
-        };
-    registry.counter(name).inc();
-    registry.counter(MetricRegistry.name(name, flow)).inc();
+    registry.counter(RUNS_FINISHED).inc();
+    String statusName = status.name().toLowerCase(Locale.ROOT);
+    registry.counter(labelled(RUNS_FINISHED, "flow", flow, "status", statusName)).inc();
   }
 
-  void stepCompleted(long nanos) {
+  void stepCompleted(String flow, String capability, long nanos) {
     registry.counter(STEPS_COMPLETED).inc();
-    registry.timer(STEP_LATENCY).update(nanos, TimeUnit.NANOSECONDS);
+    registry
+        .timer(labelled(STEP_DURATION, "flow", flow, "capability", capability))
+        .update(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** An attempt failed: labelled by flow, capability and error code (retried or not). */
+  void stepFailed(String flow, String capability, String errorCode) {
+    registry.counter(STEPS_FAILED).inc();
+    registry
+        .counter(
+            labelled(
+                STEPS_FAILED,
+                "flow",
+                flow,
+                "capability",
+                capability,
+                "code",
+                errorCode == null ? "unknown" : errorCode))
+        .inc();
   }
 
   void appendLatency(long nanos) {
@@ -74,7 +119,7 @@ public final class EngineMetrics {
 
   void claimed(ClaimReason reason) {
     registry.counter(CLAIMS).inc();
-    registry.counter(MetricRegistry.name(CLAIMS, reason.name().toLowerCase(Locale.ROOT))).inc();
+    registry.counter(labelled(CLAIMS, "reason", reason.name().toLowerCase(Locale.ROOT))).inc();
   }
 
   Timer leaseAcquire() {

@@ -223,7 +223,13 @@ final class StepInvoker {
     if (outcome instanceof StepOutcome.Completed completed) {
       tree.decide(
           run.runId(),
-          new StepCompleted(step.name(), attempt.number, completed.output(), attempt.startedAt),
+          new StepCompleted(
+              step.name(),
+              attempt.number,
+              completed.output(),
+              attempt.startedAt,
+              EmittedEvents.envelopes(
+                  run.runId(), run.flowName(), step.name(), completed.events())),
           attempt.key);
     } else if (outcome instanceof StepOutcome.Failed failed) {
       fail(tree, run, step, attempt.number, failed, attempt.startedAt);

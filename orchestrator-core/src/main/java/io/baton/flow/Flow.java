@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A validated flow, ready to run: its definition, its identity (the sha-256 of its canonical JSON,
@@ -50,6 +51,11 @@ public final class Flow {
   /** The named step, or null. */
   public StepDefinition step(String name) {
     return steps.get(name);
+  }
+
+  /** The events that start this flow, if any. */
+  public Optional<EventTrigger> trigger() {
+    return Optional.ofNullable(definition.trigger());
   }
 
   /** The run's output template, or null for "the last step's output". */

@@ -10,6 +10,7 @@ import java.util.Objects;
  *
  * @param maxResumeAge how old an interrupted run may be and still be resumed, or null for any age
  * @param output the template of the run's output, or null for "the last step's output"
+ * @param trigger the events that start the flow, or null when only people and scripts start it
  */
 public record FlowDefinition(
     String name,
@@ -17,7 +18,19 @@ public record FlowDefinition(
     RecoveryPolicy recovery,
     Duration maxResumeAge,
     JsonNode output,
-    List<StepDefinition> steps) {
+    List<StepDefinition> steps,
+    EventTrigger trigger) {
+  /** A flow without a trigger. */
+  public FlowDefinition(
+      String name,
+      String description,
+      RecoveryPolicy recovery,
+      Duration maxResumeAge,
+      JsonNode output,
+      List<StepDefinition> steps) {
+    this(name, description, recovery, maxResumeAge, output, steps, null);
+  }
+
   public FlowDefinition {
     Objects.requireNonNull(name, "name");
     description = description == null ? "" : description;

@@ -11,7 +11,8 @@ record FlowDraft(
     RecoveryPolicy recovery,
     Duration maxResumeAge,
     JsonNode output,
-    List<StepDraft> steps) {
+    List<StepDraft> steps,
+    EventTrigger trigger) {
 
   /** Step names in the order the flow lists them (valid ones only). */
   List<String> stepNames() {

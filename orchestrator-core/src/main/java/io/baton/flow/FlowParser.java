@@ -72,6 +72,7 @@ public final class FlowParser {
         draft.recovery(),
         draft.maxResumeAge(),
         draft.output(),
-        steps);
+        steps,
+        draft.trigger());
   }
 }

@@ -9,7 +9,14 @@ import java.util.Map;
 /** Reads the top level of a flow document and, through {@link StepReader}, its steps. */
 final class FlowTreeReader {
   static final List<String> KEYS =
-      List.of("name", "description", "recovery", "maxResumeAge", "output", "steps");
+      List.of(
+          "name",
+          "description",
+          "recovery",
+          "maxResumeAge",
+          "output",
+          TriggerReader.FIELD,
+          "steps");
   private static final Map<String, RecoveryPolicy> RECOVERY = new LinkedHashMap<>();
 
   static {
@@ -43,7 +50,8 @@ final class FlowTreeReader {
         fields.choice(root, path, "recovery", RECOVERY),
         fields.duration(root, path, "maxResumeAge", false),
         Fields.present(root, "output"),
-        steps(root));
+        steps(root),
+        new TriggerReader(report, fields).read(root));
   }
 
   private List<StepDraft> steps(JsonNode root) {

@@ -10,6 +10,9 @@
  * recovery: resume                 # resume | fail; default resume
  * maxResumeAge: 24h                # optional, positive; older interrupted runs are cancelled
  * output: "{{ steps.ship.output }}"  # optional; default: the last step's output
+ * trigger:                         # optional: events that start the flow (people still can)
+ *   event: [order.created, refund.*]   # one type, or a list; a trailing * matches a prefix
+ *   key: "{{ event.data.orderId }}"    # optional dedup key, reads event.* only; default event.id
  * steps:                           # required, at least one
  *   - name: reserve                # required, unique
  *     capability: http             # required, a registered capability
@@ -58,6 +61,16 @@
  * space. Formatting, comments and key order leave it unchanged; any change of content changes it
  * (writing out a default included). Parsing the canonical JSON gives the same hash and an equal
  * definition, so a run can always be replayed against the exact flow it started with.
+ *
+ * <h2>Triggers</h2>
+ *
+ * <p>A flow with a {@code trigger} gets one run per {@code (flow, dedup key)} for every event whose
+ * type matches (see {@link io.baton.flow.EventTrigger}). Its run's input is the event's {@code
+ * data}; templates read the whole CloudEvents 1.0 envelope as {@code event.id}, {@code event.type},
+ * {@code event.source}, {@code event.time}, {@code event.data.*} (and extension attributes by
+ * name). Problems: a trigger that is not a mapping, unknown keys, a missing or empty {@code event},
+ * a type pattern with {@code *} anywhere but at its end, and a key template that is not a string or
+ * reads anything but {@code event.*}.
  *
  * <h2>Templates</h2>
  *

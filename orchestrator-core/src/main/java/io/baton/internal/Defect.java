@@ -25,7 +25,12 @@ public enum Defect {
   /** A claim or submit that completes after the lease was lost is adopted all the same. */
   ADOPT_AFTER_LOST,
   /** Submissions may fill the whole node, leaving no room to wake or re-claim runs. */
-  NO_RECOVERY_RESERVE;
+  NO_RECOVERY_RESERVE,
+  /**
+   * The failure detector takes a probe without evidence (a timeout: a paused or partitioned node)
+   * for a death, and revokes the lease of a node whose process is alive.
+   */
+  UNKNOWN_IS_DEATH;
 
   private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
 

@@ -20,13 +20,4 @@ public enum ConnectionState {
   public boolean mayStartWork() {
     return this == CONNECTED;
   }
-
-  /** The value of the {@code baton.lease.state} gauge: 0 connected, 1 suspended, 2 lost. */
-  public int gaugeValue() {
-    return switch (this) {
-      case CONNECTED -> 0;
-      case SUSPENDED -> 1;
-      case LOST -> 2;
-    };
-  }
 }

@@ -70,6 +70,21 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
   }
 
   @Override
+  public boolean revokeDeadNode(String nodeId, long nodeToken) {
+    return delegate.revokeDeadNode(nodeId, nodeToken);
+  }
+
+  @Override
+  public void standDown() {
+    delegate.standDown();
+  }
+
+  @Override
+  public void resume() {
+    delegate.resume();
+  }
+
+  @Override
   public void heartbeat() {
     delegate.heartbeat();
   }

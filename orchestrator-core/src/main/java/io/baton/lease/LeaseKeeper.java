@@ -58,6 +58,7 @@ public final class LeaseKeeper implements AutoCloseable {
   private boolean everRenewed;
   private boolean started;
   private boolean closed;
+  private boolean standingDown;
   private Scheduler.Cancellable nextTick;
   private Scheduler.Cancellable deadline;
 
@@ -119,6 +120,40 @@ public final class LeaseKeeper implements AutoCloseable {
     transition(ConnectionState.LOST);
   }
 
+  /**
+   * The lease was revoked on purpose to give the node's runs away for a while: no renewals, no
+   * fresh grant, until {@link #resume()}.
+   */
+  public void standDown() {
+    synchronized (this) {
+      standingDown = true;
+      cancelTimers();
+    }
+    transition(ConnectionState.LOST);
+  }
+
+  /**
+   * Ends a {@link #standDown()}: grants a fresh lease synchronously (throws when that fails, and
+   * stays standing down) and renews it from then on. Does nothing unless standing down.
+   */
+  public void resume() {
+    synchronized (tickLock) {
+      synchronized (this) {
+        if (!standingDown || closed) {
+          return;
+        }
+      }
+      long sentAt = scheduler.nanoTime();
+      session.grant();
+      synchronized (this) {
+        standingDown = false;
+      }
+      log.info("node {} granted a fresh lease after standing down", nodeId);
+      renewed(sentAt);
+      scheduleTick(untilNextRenewal());
+    }
+  }
+
   @Override
   public synchronized void close() {
     closed = true;
@@ -136,7 +171,7 @@ public final class LeaseKeeper implements AutoCloseable {
 
   private void tickOnce(boolean scheduled) {
     synchronized (this) {
-      if (closed || !started) {
+      if (closed || !started || standingDown) {
         return;
       }
     }
@@ -187,7 +222,7 @@ public final class LeaseKeeper implements AutoCloseable {
   private void checkDeadlines() {
     Duration sinceRenewal;
     synchronized (this) {
-      if (closed) {
+      if (closed || standingDown) {
         return;
       }
       sinceRenewal = Duration.ofNanos(scheduler.nanoTime() - lastRenewedNanos);
@@ -231,7 +266,7 @@ public final class LeaseKeeper implements AutoCloseable {
   }
 
   private synchronized void scheduleTick(Duration delay) {
-    if (!closed) {
+    if (!closed && !standingDown) {
       nextTick = scheduler.schedule(delay, () -> tick(true));
     }
   }

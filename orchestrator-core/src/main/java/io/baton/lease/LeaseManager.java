@@ -90,6 +90,38 @@ public interface LeaseManager extends AutoCloseable {
    */
   void releaseAll();
 
+  /**
+   * Revokes another node's lease because that node is known to be dead (its process is gone), so
+   * that its runs are orphaned now instead of when the lease's TTL runs out. Watchers see the runs
+   * as orphans and the node as gone, not as a hand-off. Only the incarnation named by {@code
+   * nodeToken} (from {@link LiveNodes#tokenOf}) is revoked: if the node has since been granted a
+   * fresh lease, nothing happens. Safe against a wrong verdict: a live node whose lease is revoked
+   * sees it LOST, is fenced out of every run it held, and grants itself a fresh lease.
+   *
+   * @return true when this call revoked the lease, false when that incarnation was already gone
+   * @throws LeaseUnavailableException the lease service cannot be reached
+   */
+  boolean revokeDeadNode(String nodeId, long nodeToken);
+
+  /**
+   * Gives every run away without a drain, because this node cannot journal them (its store is
+   * unreachable from here): revokes the node lease, as a death rather than a hand-off (steps may
+   * have been interrupted), and grants no fresh lease until {@link #resume()}. The state turns
+   * LOST. A lease that is gone already is fine.
+   *
+   * @throws LeaseUnavailableException the lease service cannot be reached (the lease then expires
+   *     after its TTL, and the manager still grants none until {@link #resume()})
+   */
+  void standDown();
+
+  /**
+   * After {@link #standDown()}: grants a fresh lease, announces the node again and renews it as
+   * before. Does nothing unless standing down.
+   *
+   * @throws LeaseUnavailableException the lease service cannot be reached (call again later)
+   */
+  void resume();
+
   /** Renews the node lease now (the manager also renews on its own every {@code leaseTtl / 3}). */
   void heartbeat();
 

@@ -24,7 +24,7 @@ class FieldValidationTest {
                 1,
                 "descripton",
                 "unknown key 'descripton' in the flow (did you mean 'description'?); allowed keys:"
-                    + " name, description, recovery, maxResumeAge, output, steps"));
+                    + " name, description, recovery, maxResumeAge, output, trigger, steps"));
   }
 
   @Test

@@ -452,6 +452,124 @@ public abstract class LeaseManagerComplianceSuite {
   }
 
   @Test
+  void live_nodes_name_each_nodes_incarnation_by_its_node_token() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    LiveNodes live = b.liveNodes();
+    assertThat(live.tokenOf("node-a")).hasValue(a.nodeToken());
+    assertThat(live.tokenOf("node-b")).hasValue(b.nodeToken());
+    assertThat(live.tokenOf("node-z")).isEmpty();
+  }
+
+  @Test
+  void revoking_a_dead_nodes_lease_orphans_its_runs_now_as_a_death_not_a_handoff() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID run = UUID.randomUUID();
+    long runToken = token(a.acquire(run));
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      long incarnation = b.liveNodes().tokenOf("node-a").orElseThrow();
+
+      // node-a goes on renewing: only the revocation can orphan its run.
+      assertThat(b.revokeDeadNode("node-a", incarnation)).isTrue();
+
+      cluster.await("node-a's run orphaned", () -> watcher.count(run) == 1);
+      cluster.await("node-a gone", () -> watcher.goneAtRevision.containsKey("node-a"));
+      assertThat(watcher.orphans).singleElement().satisfies(o -> assertThat(o.handoff()).isFalse());
+      assertThat(watcher.nodesGone).containsExactly("node-a expired");
+      assertThat(b.getLease(run)).isEmpty();
+      assertThat(token(b.acquire(run))).isGreaterThan(runToken);
+      assertThat(b.revokeDeadNode("node-a", incarnation)).isFalse();
+    }
+  }
+
+  @Test
+  void a_node_whose_lease_was_revoked_as_dead_comes_back_on_a_fresh_lease_with_larger_tokens() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    long oldNodeToken = a.nodeToken();
+    assertThat(b.revokeDeadNode("node-a", oldNodeToken)).isTrue();
+    cluster.await("node-a on a fresh lease", () -> renewsOntoFreshLease(a, oldNodeToken));
+    assertThat(a.nodeToken()).isGreaterThan(oldNodeToken);
+  }
+
+  @Test
+  void revoking_an_earlier_incarnation_leaves_the_fresh_lease_alone() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    long oldNodeToken = a.nodeToken();
+    cluster.loseLease(a);
+    cluster.await("node-a on a fresh lease", () -> holdsFreshLease(a, oldNodeToken));
+    UUID run = UUID.randomUUID();
+    long runToken = token(a.acquire(run));
+
+    assertThat(b.revokeDeadNode("node-a", oldNodeToken)).isFalse();
+    assertThat(b.revokeDeadNode("node-z", oldNodeToken)).isFalse();
+
+    assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
+    assertThat(b.getLease(run).orElseThrow().token()).isEqualTo(runToken);
+    assertThat(b.liveNodes().tokenOf("node-a")).hasValue(a.nodeToken());
+  }
+
+  @Test
+  void
+      a_node_that_stands_down_gives_its_runs_away_as_a_death_and_takes_no_lease_until_it_resumes() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    UUID run = UUID.randomUUID();
+    long runToken = token(a.acquire(run));
+    long oldNodeToken = a.nodeToken();
+    OrphanRecorder watcher = new OrphanRecorder();
+    try (Subscription ignored = b.watchOrphans(watcher)) {
+      a.standDown();
+
+      assertThat(a.state()).isEqualTo(ConnectionState.LOST);
+      cluster.await("node-a's run orphaned", () -> watcher.count(run) == 1);
+      assertThat(watcher.orphans).singleElement().satisfies(o -> assertThat(o.handoff()).isFalse());
+      assertThat(token(b.acquire(run))).isGreaterThan(runToken);
+
+      Instant later = cluster.now().plus(TTL.multipliedBy(2));
+      cluster.await("two TTLs", () -> !cluster.now().isBefore(later));
+      assertThat(a.state())
+          .as("no fresh lease while standing down")
+          .isEqualTo(ConnectionState.LOST);
+      assertThat(b.liveNodes().tokenOf("node-a")).isEmpty();
+
+      a.resume();
+
+      assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
+      assertThat(a.nodeToken()).isGreaterThan(oldNodeToken);
+      assertThat(b.liveNodes().tokenOf("node-a")).hasValue(a.nodeToken());
+      assertThat(a.acquire(run)).isInstanceOf(AcquireResult.OwnedBy.class);
+      UUID fresh = UUID.randomUUID();
+      assertThat(token(a.acquire(fresh))).isGreaterThan(runToken);
+      Instant renewed = cluster.now().plus(TTL.multipliedBy(2));
+      cluster.await("two more TTLs", () -> !cluster.now().isBefore(renewed));
+      assertThat(a.state()).as("renewed after resuming").isEqualTo(ConnectionState.CONNECTED);
+    }
+  }
+
+  @Test
+  void resuming_a_node_that_did_not_stand_down_does_nothing() {
+    LeaseManager a = node("node-a");
+    long nodeToken = a.nodeToken();
+    a.resume();
+    assertThat(a.nodeToken()).isEqualTo(nodeToken);
+    assertThat(a.state()).isEqualTo(ConnectionState.CONNECTED);
+  }
+
+  /** Heartbeats until the node holds a lease other than the one granted at {@code oldNodeToken}. */
+  private static boolean renewsOntoFreshLease(LeaseManager node, long oldNodeToken) {
+    try {
+      node.heartbeat();
+    } catch (RuntimeException notYet) {
+      // the heartbeat that finds the lease gone may throw; the next grants a fresh one
+    }
+    return holdsFreshLease(node, oldNodeToken);
+  }
+
+  @Test
   void live_nodes_are_read_at_a_revision_not_below_their_node_tokens() {
     LeaseManager a = node("node-a");
     LeaseManager b = node("node-b");

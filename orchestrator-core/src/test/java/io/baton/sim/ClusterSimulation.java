@@ -13,8 +13,11 @@ import io.baton.flow.RecoveryPolicy;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
 import io.baton.lease.NodeIdInUseException;
+import io.baton.lease.NodeInfo;
 import io.baton.lease.memory.InMemoryLeaseManager;
 import io.baton.lease.memory.InMemoryLeaseService;
+import io.baton.recovery.FailureDetector;
+import io.baton.recovery.NodeProbe;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.RunRecord;
 import io.baton.store.SignalType;
@@ -50,7 +53,15 @@ final class ClusterSimulation {
   private static final Duration FAULT_WINDOW = Duration.ofSeconds(150);
   private static final Duration TIME_LIMIT = Duration.ofHours(2);
 
-  record Stats(int nodes, int runs, int faults, long fencedOut, long claims, Duration simulated) {}
+  record Stats(
+      int nodes,
+      int runs,
+      int faults,
+      long fencedOut,
+      long claims,
+      long deadNodesRevoked,
+      long storeOutageHandoffs,
+      Duration simulated) {}
 
   record Result(long seed, List<String> violations, Stats stats) {
     boolean passed() {
@@ -132,6 +143,8 @@ final class ClusterSimulation {
   private int faultCount;
   private long fencedOutOfRetired;
   private long claimsOfRetired;
+  private long revokedOfRetired;
+  private long standDownsOfRetired;
 
   ClusterSimulation(long seed, boolean brokenFence) {
     this.seed = seed;
@@ -203,6 +216,7 @@ final class ClusterSimulation {
             },
             sim.view);
     sim.leases = leases;
+    leases.onRevokedDeadNode(target -> oracle.revoked(sim.id, target, processAlive(target)));
     Random nodeRandom = new Random(random.nextLong());
     sim.node =
         OrchestratorNode.builder()
@@ -210,7 +224,14 @@ final class ClusterSimulation {
                 EngineConfig.defaults(sim.id)
                     .withMaxConcurrentRuns(5 + random.nextInt(20))
                     .withDrainTimeout(Duration.ofSeconds(5)))
-            .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(5)))
+            .recovery(
+                RecoveryConfig.defaults()
+                    .withCheckInterval(Duration.ofSeconds(5))
+                    .withDeathProbeInterval(Duration.ofSeconds(1))
+                    // below the longest store outage the faults inject, so nodes stand down
+                    .withStoreOutageHandoff(Duration.ofSeconds(10)))
+            .address(sim.id)
+            .nodeProbe(this::probe)
             .scheduler(sim.view)
             .stores(stores)
             .leases(leases)
@@ -255,6 +276,31 @@ final class ClusterSimulation {
             });
   }
 
+  /**
+   * What probing a node's address finds: a crashed or exited process refuses connections (gone); a
+   * paused one has its socket but answers nothing, which is no evidence (unknown).
+   */
+  private NodeProbe.Verdict probe(NodeInfo info) {
+    SimNode target = byId(info.nodeId());
+    if (target == null || target.view == null) {
+      return NodeProbe.Verdict.UNKNOWN;
+    }
+    if (!processAlive(info.nodeId())) {
+      return NodeProbe.Verdict.GONE;
+    }
+    return target.view.isPaused() ? NodeProbe.Verdict.UNKNOWN : NodeProbe.Verdict.PRESENT;
+  }
+
+  /** Whether a process of the node runs (it may be paused, slow or draining). */
+  private boolean processAlive(String nodeId) {
+    SimNode target = byId(nodeId);
+    return target != null && (!target.down || target.draining);
+  }
+
+  private SimNode byId(String nodeId) {
+    return nodes.stream().filter(n -> n.id.equals(nodeId)).findFirst().orElse(null);
+  }
+
   private static boolean idInUse(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof NodeIdInUseException) {
@@ -283,6 +329,8 @@ final class ClusterSimulation {
   private void countRetired(SimNode sim) {
     fencedOutOfRetired += sim.metrics.counter(EngineMetrics.JOURNAL_FENCED_OUT).getCount();
     claimsOfRetired += sim.metrics.counter(EngineMetrics.CLAIMS).getCount();
+    revokedOfRetired += sim.metrics.counter(FailureDetector.DEAD_NODES_REVOKED).getCount();
+    standDownsOfRetired += sim.metrics.counter(OrchestratorNode.STORE_OUTAGE_HANDOFFS).getCount();
     sim.metrics = new MetricRegistry();
   }
 
@@ -594,9 +642,13 @@ final class ClusterSimulation {
   private Stats stats() {
     long fenced = fencedOutOfRetired;
     long claims = claimsOfRetired;
+    long revoked = revokedOfRetired;
+    long standDowns = standDownsOfRetired;
     for (SimNode sim : nodes) {
       fenced += sim.metrics.counter(EngineMetrics.JOURNAL_FENCED_OUT).getCount();
       claims += sim.metrics.counter(EngineMetrics.CLAIMS).getCount();
+      revoked += sim.metrics.counter(FailureDetector.DEAD_NODES_REVOKED).getCount();
+      standDowns += sim.metrics.counter(OrchestratorNode.STORE_OUTAGE_HANDOFFS).getCount();
     }
     return new Stats(
         nodes.size(),
@@ -604,6 +656,8 @@ final class ClusterSimulation {
         faultCount,
         fenced,
         claims,
+        revoked,
+        standDowns,
         Duration.between(SettableClock.EPOCH, global.now()));
   }
 }

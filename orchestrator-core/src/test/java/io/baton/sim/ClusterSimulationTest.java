@@ -51,6 +51,8 @@ class ClusterSimulationTest {
     long faults = 0;
     long fenced = 0;
     long claims = 0;
+    long revoked = 0;
+    long standDowns = 0;
     for (ClusterSimulation.Result result : results) {
       if (Boolean.getBoolean("baton.sim.verbose")) {
         System.out.println("seed " + result.seed() + " " + result.stats());
@@ -58,6 +60,8 @@ class ClusterSimulationTest {
       faults += result.stats().faults();
       fenced += result.stats().fencedOut();
       claims += result.stats().claims();
+      revoked += result.stats().deadNodesRevoked();
+      standDowns += result.stats().storeOutageHandoffs();
       if (!result.passed()) {
         failures.add(
             "seed "
@@ -71,13 +75,16 @@ class ClusterSimulationTest {
       }
     }
     System.out.printf(
-        "simulated %d seeds: %d faults injected, %d claims, %d fenced-out appends%n",
-        results.size(), faults, claims, fenced);
+        "simulated %d seeds: %d faults injected, %d claims, %d fenced-out appends, %d dead"
+            + " nodes revoked, %d store-outage stand-downs%n",
+        results.size(), faults, claims, fenced, revoked, standDowns);
     assertThat(failures).as(String.join("\n", failures)).isEmpty();
     if (only == null) {
       assertThat(fenced)
           .as("the fault schedules must produce zombies that get fenced out")
           .isPositive();
+      assertThat(revoked).as("crashes must be detected and their leases revoked").isPositive();
+      assertThat(standDowns).as("store outages must make nodes stand down").isPositive();
     }
   }
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * One node's lease manager in the simulation: calls fail at random, the watch drops its events
@@ -26,6 +27,7 @@ final class SimLeaseManager extends ForwardingLeaseManager {
   private final LeaseLedger ledger;
   private final Runnable loseLease;
   private final Scheduler scheduler;
+  private volatile Consumer<String> revokedDeadNode = node -> {};
 
   /**
    * @param loseLease ends this node's lease at the service and lets the node notice at once
@@ -43,6 +45,20 @@ final class SimLeaseManager extends ForwardingLeaseManager {
     this.ledger = ledger;
     this.loseLease = loseLease;
     this.scheduler = scheduler;
+  }
+
+  /** Tells {@code listener} of every lease this node's failure detector revoked. */
+  void onRevokedDeadNode(Consumer<String> listener) {
+    this.revokedDeadNode = listener;
+  }
+
+  @Override
+  public boolean revokeDeadNode(String nodeId, long nodeToken) {
+    boolean revoked = super.revokeDeadNode(nodeId, nodeToken);
+    if (revoked) {
+      revokedDeadNode.accept(nodeId);
+    }
+    return revoked;
   }
 
   static String grant(UUID runId, String node, long token) {

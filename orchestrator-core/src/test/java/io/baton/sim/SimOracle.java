@@ -82,6 +82,18 @@ final class SimOracle {
 
   // --- as it happens -------------------------------------------------------------------------
 
+  /**
+   * {@code by}'s failure detector revoked {@code node}'s lease; {@code processAlive} says whether a
+   * process of {@code node} was running (paused or not) at that moment. Only a dead process may be
+   * revoked: a probe that found no evidence is not a death.
+   */
+  void revoked(String by, String node, boolean processAlive) {
+    if (processAlive) {
+      violations.add(
+          by + " revoked the lease of " + node + " at " + now.get() + " while its process ran");
+    }
+  }
+
   /** {@code node} (one process of it, which reports itself as {@code self}) invokes a step. */
   void invoked(String node, NodeView self, Invocation invocation) {
     UUID root =

@@ -207,6 +207,48 @@ public final class EtcdLeaseManager implements LeaseManager {
   }
 
   @Override
+  public boolean revokeDeadNode(String nodeId, long nodeToken) {
+    requireOpen();
+    GetResponse response =
+        call(() -> client.getKVClient().get(keys.nodeKey(nodeId)), "reading node " + nodeId);
+    if (response.getKvs().isEmpty()) {
+      return false;
+    }
+    KeyValue key = response.getKvs().get(0);
+    // The node token is the revision of the put that created the node key on its lease: a fresh
+    // incarnation creates it anew, so a matching create revision means the same lease still stands.
+    if (key.getCreateRevision() != nodeToken || key.getLease() == NodeSession.NO_LEASE) {
+      return false;
+    }
+    try {
+      call(() -> client.getLeaseClient().revoke(key.getLease()), "revoking node " + nodeId);
+    } catch (LeaseUnavailableException failure) {
+      if (EtcdCalls.isLeaseNotFound(failure.getCause())) {
+        return false;
+      }
+      throw failure;
+    }
+    return true;
+  }
+
+  @Override
+  public void standDown() {
+    requireStarted();
+    try {
+      session.revokeCurrent();
+    } finally {
+      keeper.standDown();
+    }
+    log.warn("node {} stood down: it revoked its lease, its runs go to the other nodes", nodeId);
+  }
+
+  @Override
+  public void resume() {
+    requireStarted();
+    keeper.resume();
+  }
+
+  @Override
   public void heartbeat() {
     requireStarted();
     keeper.heartbeat();
@@ -297,15 +339,17 @@ public final class EtcdLeaseManager implements LeaseManager {
                     .get(keys.nodesPrefix(), GetOption.builder().isPrefix(true).build()),
             "listing nodes");
     List<NodeInfo> nodes = new ArrayList<>();
+    Map<String, Long> tokens = new LinkedHashMap<>();
     for (KeyValue key : response.getKvs()) {
       String id = keys.nodeId(key.getKey()).orElseThrow();
       try {
         nodes.add(NodeInfoCodec.decode(id, key.getValue()));
+        tokens.put(id, key.getCreateRevision());
       } catch (IllegalArgumentException unreadable) {
         log.warn("node {}: skipping node key of {}: {}", nodeId, id, unreadable.getMessage());
       }
     }
-    return new LiveNodes(nodes, response.getHeader().getRevision());
+    return new LiveNodes(nodes, response.getHeader().getRevision(), tokens);
   }
 
   /** Where an orphan watch starts: now, or (etcd unreachable) wherever etcd is when it connects. */

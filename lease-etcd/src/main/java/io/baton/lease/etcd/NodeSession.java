@@ -130,6 +130,19 @@ final class NodeSession implements LeaseKeeper.Session {
     }
   }
 
+  /**
+   * Revokes the current lease without announcing a drain: watchers see the node's runs as orphans
+   * of a death, not a hand-off. A lease that is gone already is fine.
+   */
+  void revokeCurrent() {
+    nodeKeyLock.writeLock().lock();
+    try {
+      revoke(leaseId);
+    } finally {
+      nodeKeyLock.writeLock().unlock();
+    }
+  }
+
   @Override
   public synchronized void grant() {
     if (leaseId != NO_LEASE && keeperState.get() == ConnectionState.CONNECTED) {

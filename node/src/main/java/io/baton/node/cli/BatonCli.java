@@ -34,6 +34,7 @@ public final class BatonCli {
     return new Object[] {
       new FlowsCommand(),
       new SubmitCommand(),
+      new EmitCommand(),
       new RunsCommand(),
       new RunCommand(),
       new ResumeCommand(),

@@ -155,6 +155,18 @@ public final class ConfigKeys {
           ConfigType.INTEGER,
           String.valueOf(RecoveryConfig.DEFAULT_MAX_CLAIMS_PER_CHECK),
           "Most runs one safety-net pass claims.");
+  public static final ConfigKey RECOVERY_DEATH_PROBE_INTERVAL =
+      add(
+          "recovery.deathProbeInterval",
+          ConfigType.DURATION,
+          Durations.format(RecoveryConfig.DEFAULT_DEATH_PROBE_INTERVAL),
+          "How often the failure detector probes the other nodes' advertised addresses; a node whose address refuses connections twice has its lease revoked at once instead of after its TTL. 0s turns it off.");
+  public static final ConfigKey RECOVERY_STORE_OUTAGE_HANDOFF =
+      add(
+          "recovery.storeOutageHandoff",
+          ConfigType.DURATION,
+          Durations.format(RecoveryConfig.DEFAULT_STORE_OUTAGE_HANDOFF),
+          "How long this node's journal appends may keep failing (the database unreachable from this node only) before it gives its runs away to nodes that reach the store, and waits, not ready, for the store. 0s turns it off.");
   public static final ConfigKey EXECUTION_MAX_CONCURRENT_RUNS =
       add(
           "execution.maxConcurrentRuns",

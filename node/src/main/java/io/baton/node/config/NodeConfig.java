@@ -122,7 +122,17 @@ public record NodeConfig(
         positiveDuration(settings, ConfigKeys.RECOVERY_CHECK_INTERVAL),
         maxStartup,
         positive(settings, ConfigKeys.RECOVERY_MAX_CLAIMS_PER_CHECK),
-        RecoveryConfig.DEFAULT_CLAIM_STAGGER);
+        RecoveryConfig.DEFAULT_CLAIM_STAGGER,
+        notNegative(settings, ConfigKeys.RECOVERY_DEATH_PROBE_INTERVAL),
+        notNegative(settings, ConfigKeys.RECOVERY_STORE_OUTAGE_HANDOFF));
+  }
+
+  private static Duration notNegative(Settings settings, ConfigKey key) {
+    Duration value = settings.duration(key);
+    if (value.isNegative()) {
+      throw settings.bad(key, "must not be negative");
+    }
+    return value;
   }
 
   private static int positive(Settings settings, ConfigKey key) {

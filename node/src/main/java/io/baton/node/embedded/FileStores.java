@@ -43,6 +43,10 @@ public final class FileStores {
             new LoggedJournal(memory.journal(), changes, highestToken),
             new LoggedMetadataStore(memory.metadata(), changes),
             new LoggedBlobStore((InMemoryBlobStore) memory.blobs(), changes),
+            // Events are kept in memory only: a dev node forgets its received events (and their
+            // duplicate answers) on restart, while the runs they started, and their dedup keys,
+            // are logged like every run.
+            memory.events(),
             log);
     return new Opened(stores, highestToken.get());
   }

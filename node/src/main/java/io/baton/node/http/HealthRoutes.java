@@ -21,12 +21,12 @@ final class HealthRoutes implements Routes {
   @Override
   public void addTo(ApiRouter routes) {
     routes
-        .get("/health/live", this::live)
+        .get(HttpApi.LIVE_PATH, this::live)
         .permission(Permission.PUBLIC)
         .summary("Liveness: 503 once the node failed for good")
         .responds(200, "the process serves", 503, "the node failed; restart it");
     routes
-        .get("/health/ready", this::ready)
+        .get(HttpApi.READY_PATH, this::ready)
         .permission(Permission.PUBLIC)
         .summary("Readiness: whether the node takes work")
         .responds(200, "ready", 503, "not ready, with the reasons");

@@ -29,6 +29,15 @@ public final class HttpApi implements AutoCloseable {
 
   static final String DASHBOARD = "/dashboard";
 
+  /** Liveness: 200 while the process serves (deployments probe it). */
+  public static final String LIVE_PATH = "/health/live";
+
+  /** Readiness: 200 while the node should receive traffic, else 503 with reasons. */
+  public static final String READY_PATH = "/health/ready";
+
+  /** The Prometheus scrape. */
+  public static final String METRICS_PATH = "/metrics";
+
   private final Javalin app;
   private final ApiRouter router;
   private final EventStream stream;
@@ -53,10 +62,12 @@ public final class HttpApi implements AutoCloseable {
     new RunStreamRoutes(feed).addTo(router);
     new OpenApiRoutes(router, builder.version).addTo(router);
     ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
+    RequestMetrics requestMetrics = new RequestMetrics(builder.metrics);
     this.app =
         Javalin.create(
             config -> {
               configure(config, builder.settings);
+              requestMetrics.register(config.routes);
               router.registerAll(config.routes);
               problems.register(config.routes);
             });
@@ -69,6 +80,7 @@ public final class HttpApi implements AutoCloseable {
         new RunRoutes(
             node.orchestrator(), node.stores().metadata(), node.stores().journal(), node.leases()),
         new RunActionRoutes(node.orchestrator()),
+        new EventRoutes(node.events()),
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
         new ClusterRoutes(node, builder.version),
         new StreamRoutes(stream),

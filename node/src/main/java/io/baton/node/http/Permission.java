@@ -18,6 +18,8 @@ public enum Permission implements RouteRole {
   RUNS_ANSWER("runs.answer"),
   FLOWS_READ("flows.read"),
   FLOWS_WRITE("flows.write"),
+  EVENTS_SEND("events.send"),
+  EVENTS_READ("events.read"),
   CLUSTER_READ("cluster.read"),
   METRICS_READ("metrics.read");
 

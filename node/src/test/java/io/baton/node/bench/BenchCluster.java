@@ -13,11 +13,14 @@ import io.baton.journal.GroupCommitter;
 import io.baton.lease.etcd.EtcdLeaseConfig;
 import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdTestCluster;
+import io.baton.node.TcpNodeProbe;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
 import io.baton.store.postgres.PostgresStores;
 import io.baton.store.postgres.testkit.TestDatabase;
 import io.baton.time.SystemScheduler;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,7 +40,23 @@ final class BenchCluster implements AutoCloseable {
   private final String cluster = "bench-" + System.nanoTime();
   private final List<AutoCloseable> closing = new ArrayList<>();
 
-  record Node(OrchestratorNode node, MetricRegistry metrics, Stores stores) {}
+  /**
+   * A node, and a socket standing for its API port: the others' failure detectors probe it, so
+   * closing it is what a killed process looks like from outside, and leaving it open while the node
+   * stops is what a paused one looks like.
+   */
+  record Node(OrchestratorNode node, MetricRegistry metrics, Stores stores, ServerSocket api) {
+    /** As {@code kill -9}: the node stops at once and its port refuses connections. */
+    void kill() throws Exception {
+      node.halt().get(30, TimeUnit.SECONDS);
+      api.close();
+    }
+
+    /** As SIGSTOP: the node stops at once, and its port is still bound (nobody accepts). */
+    void pause() throws Exception {
+      node.halt().get(30, TimeUnit.SECONDS);
+    }
+  }
 
   Node start(
       String nodeId,
@@ -64,6 +83,7 @@ final class BenchCluster implements AutoCloseable {
             nodeId,
             scheduler);
     MetricRegistry metrics = new MetricRegistry();
+    ServerSocket api = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     OrchestratorNode node =
         OrchestratorNode.builder()
             .config(engine.apply(EngineConfig.defaults(nodeId)))
@@ -74,6 +94,8 @@ final class BenchCluster implements AutoCloseable {
             .capabilities(capabilities)
             .flowReader(new FlowParser(capabilities)::parse)
             .metrics(metrics)
+            .address("127.0.0.1:" + api.getLocalPort())
+            .nodeProbe(new TcpNodeProbe(Duration.ofMillis(250)), TcpNodeProbe.probingThread())
             .io(
                 (nodeScheduler, journal, lease) -> {
                   GroupCommitter committer =
@@ -91,8 +113,9 @@ final class BenchCluster implements AutoCloseable {
           node.close();
           stores.close();
           scheduler.close();
+          api.close();
         });
-    return new Node(node, metrics, stores);
+    return new Node(node, metrics, stores, api);
   }
 
   @Override

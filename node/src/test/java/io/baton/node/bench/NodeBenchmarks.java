@@ -14,6 +14,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -27,7 +28,7 @@ import jdk.jfr.Recording;
  * The node-level benchmarks on real PostgreSQL and etcd: engine throughput, startup recovery,
  * memory per active and parked run, SIGTERM hand-off and failover after a crash. Prints figures;
  * asserts nothing about time. Run with {@code deploy/bench.sh
- * [engine|latency|recovery|memory|handoff|failover|all]}.
+ * [engine|latency|events|recovery|memory|handoff|failover|all]}.
  */
 public final class NodeBenchmarks {
   /** A run that stays active: its second step holds until cancelled. */
@@ -69,6 +70,11 @@ public final class NodeBenchmarks {
           Integer.getInteger("baton.bench.latencyRuns", 2_000),
           Duration.ofSeconds(Integer.getInteger("baton.bench.loadSeconds", 5)));
     }
+    if (which.equals("events") || which.equals("all")) {
+      EventsBenchmark.run(
+          Integer.getInteger("baton.bench.events", 20_000),
+          Integer.getInteger("baton.bench.appThreads", 8));
+    }
     if (which.equals("recovery") || which.equals("all")) {
       recovery(size);
     }
@@ -79,9 +85,16 @@ public final class NodeBenchmarks {
       handoff(Integer.getInteger("baton.bench.handoffRuns", 1_000));
     }
     if (which.equals("failover") || which.equals("all")) {
-      failover(
-          Integer.getInteger("baton.bench.handoffRuns", 1_000),
-          Duration.ofSeconds(Integer.getInteger("baton.bench.ttlSeconds", 10)));
+      int trials = Integer.getInteger("baton.bench.trials", 20);
+      int runs = Integer.getInteger("baton.bench.handoffRuns", 1_000);
+      Duration ttl = Duration.ofSeconds(Integer.getInteger("baton.bench.ttlSeconds", 10));
+      failoverTrials("kill -9", trials, () -> failover(runs, ttl), ttl, "p99 < 1000 ms");
+      failoverTrials(
+          "SIGSTOP",
+          trials,
+          () -> pausedFailover(runs, ttl),
+          ttl,
+          "p99 <= TTL + 500 = " + (ttl.toMillis() + 500) + " ms");
     }
     System.exit(0);
   }
@@ -208,17 +221,71 @@ public final class NodeBenchmarks {
     }
   }
 
+  private enum Departure {
+    RELEASE,
+    KILL,
+    PAUSE
+  }
+
+  /** One failover trial; returns when the last run was adopted, in ms after the failure. */
+  @FunctionalInterface
+  interface Trial {
+    long run() throws Exception;
+  }
+
+  /** Runs a failover {@code trials} times and prints the distribution of the last adoption. */
+  static long[] failoverTrials(String kind, int trials, Trial trial, Duration ttl, String target)
+      throws Exception {
+    long[] millis = new long[trials];
+    for (int i = 0; i < trials; i++) {
+      millis[i] = trial.run();
+    }
+    long[] sorted = millis.clone();
+    Arrays.sort(sorted);
+    System.out.printf(
+        Locale.ROOT,
+        "%s failover over %d trials (lease TTL %d ms): last run adopted p50 %d ms, p90 %d ms,"
+            + " p99 %d ms, max %d ms (target %s); all: %s%n",
+        kind,
+        trials,
+        ttl.toMillis(),
+        percentile(sorted, 50),
+        percentile(sorted, 90),
+        percentile(sorted, 99),
+        sorted[sorted.length - 1],
+        target,
+        Arrays.toString(millis));
+    return millis;
+  }
+
+  private static long percentile(long[] sorted, int p) {
+    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+
   /** A node releases {@code size} active runs; the other adopts them. */
-  static void handoff(int size) throws Exception {
-    moveRuns(size, Duration.ofSeconds(10), true);
+  static long handoff(int size) throws Exception {
+    return moveRuns(size, Duration.ofSeconds(10), Departure.RELEASE);
   }
 
-  /** A node dies without releasing; the other adopts its runs once its lease expires. */
-  static void failover(int size, Duration ttl) throws Exception {
-    moveRuns(size, ttl, false);
+  /**
+   * A node dies without releasing ({@code kill -9}: its port refuses connections); the other's
+   * failure detector revokes its lease and adopts its runs.
+   */
+  static long failover(int size, Duration ttl) throws Exception {
+    return moveRuns(size, ttl, Departure.KILL);
   }
 
-  private static void moveRuns(int size, Duration ttl, boolean graceful) throws Exception {
+  /**
+   * A node stops answering with its port still bound (SIGSTOP): no evidence of death, so the other
+   * adopts its runs once its lease expires.
+   */
+  static long pausedFailover(int size, Duration ttl) throws Exception {
+    return moveRuns(size, ttl, Departure.PAUSE);
+  }
+
+  private static long moveRuns(int size, Duration ttl, Departure departure) throws Exception {
+    boolean graceful = departure == Departure.RELEASE;
     try (BenchCluster cluster = new BenchCluster()) {
       HoldCapability hold = new HoldCapability();
       BenchCluster.Node leaving =
@@ -254,8 +321,10 @@ public final class NodeBenchmarks {
       if (graceful) {
         leaving.node().engine().startDraining();
         leaving.node().leases().releaseAll();
+      } else if (departure == Departure.KILL) {
+        leaving.kill();
       } else {
-        leaving.node().halt();
+        leaving.pause();
       }
       if (!adopted.await(2, TimeUnit.MINUTES)) {
         throw new IllegalStateException(adopted.getCount() + " runs were not adopted");
@@ -270,12 +339,14 @@ public final class NodeBenchmarks {
       } else {
         System.out.printf(
             Locale.ROOT,
-            "kill -9 failover: the last of %d runs adopted %d ms after the node died"
-                + " (lease TTL %d ms; target TTL + 500 ms)%n",
+            "%s failover: the last of %d runs adopted %d ms after the node %s (lease TTL %d ms)%n",
+            departure == Departure.KILL ? "kill -9" : "SIGSTOP",
             size,
             millis,
+            departure == Departure.KILL ? "died" : "stopped",
             ttl.toMillis());
       }
+      return millis;
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.baton.bench.EngineThroughput;
 import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,14 @@ class NodeBenchmarksSmokeTest {
   }
 
   @Test
+  void the_events_benchmark_sees_a_run_started_for_every_event() throws Exception {
+    EventsBenchmark.Figures figures = EventsBenchmark.run(100, 2);
+    assertThat(figures.commitToStart().samples()).isEqualTo(100);
+    assertThat(figures.httpRequestToStart().samples()).isEqualTo(100);
+    assertThat(figures.enqueuedPerSecond()).isPositive();
+  }
+
+  @Test
   void the_recovery_benchmark_re_adopts_every_run() throws Exception {
     assertThat(NodeBenchmarks.recovery(50)).isPositive();
   }
@@ -41,6 +50,15 @@ class NodeBenchmarksSmokeTest {
   @Test
   void the_hand_off_and_failover_benchmarks_see_every_run_adopted() throws Exception {
     NodeBenchmarks.handoff(20);
-    NodeBenchmarks.failover(10, Duration.ofSeconds(2));
+    Duration ttl = Duration.ofSeconds(4);
+    long[] killed =
+        NodeBenchmarks.failoverTrials(
+            "kill -9", 2, () -> NodeBenchmarks.failover(10, ttl), ttl, "-");
+    long paused = NodeBenchmarks.pausedFailover(10, ttl);
+    // generous margins: the benchmark judges the targets; this checks which path adopted the runs
+    assertThat(Arrays.stream(killed).max().orElseThrow())
+        .as("a killed node's lease is revoked, not waited for")
+        .isLessThan(ttl.toMillis() / 2);
+    assertThat(paused).as("a paused node is no evidence").isGreaterThan(ttl.toMillis() / 2);
   }
 }

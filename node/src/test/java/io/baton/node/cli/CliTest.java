@@ -63,6 +63,32 @@ public class CliTest extends ApiTestBase {
   }
 
   @Test
+  void emit_prints_the_runs_the_event_started_and_the_same_id_prints_the_same_runs() {
+    String flow = uniqueName("on-ping");
+    String type = uniqueName("ping");
+    applyFlow(
+        "name: "
+            + flow
+            + "\ntrigger: {event: "
+            + type
+            + "}\nsteps: [{name: a, capability: noop}]\n");
+
+    CliResult first = baton("emit", type, "--data", "{\"n\": 1}", "--id", "cli-e1");
+    CliResult again = baton("emit", type, "--data", "{\"n\": 1}", "--id", "cli-e1");
+    CliResult unmatched = baton("emit", uniqueName("nobody"));
+    CliResult badData = baton("emit", type, "--data", "{nope");
+
+    assertThat(first.exitCode()).as("%s", first).isZero();
+    UUID runId = UUID.fromString(first.out().trim());
+    assertThat(again.out()).isEqualTo(first.out());
+    assertThat(awaitStatus(runId, "SUCCEEDED").get("input").get("n").asInt()).isEqualTo(1);
+    assertThat(unmatched.exitCode()).as("%s", unmatched).isZero();
+    assertThat(unmatched.out()).isEmpty();
+    assertThat(badData.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(badData.err()).contains("Invalid value for --data: not JSON");
+  }
+
+  @Test
   void flows_apply_prints_the_flow_and_its_short_hash() throws IOException {
     String name = uniqueName("applied");
     Path file = Files.writeString(dir.resolve("applied.yaml"), TestFlows.quick(name));

@@ -4,6 +4,7 @@ import io.baton.journal.ExecutionJournal;
 import io.baton.journal.ExecutionJournalComplianceSuite;
 import io.baton.store.BlobStore;
 import io.baton.store.BlobStoreComplianceSuite;
+import io.baton.store.EventStoreComplianceSuite;
 import io.baton.store.MetadataStoreComplianceSuite;
 import io.baton.store.Stores;
 import java.nio.file.Files;
@@ -54,6 +55,14 @@ class FileStoresComplianceTest extends MetadataStoreComplianceSuite {
       for (Stores stores : opened) {
         stores.close();
       }
+    }
+  }
+
+  @Nested
+  class Events extends EventStoreComplianceSuite {
+    @Override
+    protected Stores createStores() throws Exception {
+      return newStores();
     }
   }
 }

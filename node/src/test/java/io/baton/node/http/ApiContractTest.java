@@ -30,7 +30,13 @@ class ApiContractTest extends ApiTestBase {
           "GET /health/live 503",
           "HealthApiTest.liveness_answers_503_with_the_reason_once_startup_recovery_failed",
           "GET /health/ready 503",
-          "HealthApiTest.readiness_answers_503_with_the_reason_once_the_node_drains");
+          "HealthApiTest.readiness_answers_503_with_the_reason_once_the_node_drains",
+          "POST /api/v1/events 201",
+          "EventApiTest.an_event_answers_201_with_one_run_per_matching_flow_and_again_200_with_the_same_runs",
+          "POST /api/v1/events 200",
+          "EventApiTest.an_event_answers_201_with_one_run_per_matching_flow_and_again_200_with_the_same_runs",
+          "POST /api/v1/events/replay 200",
+          "EventApiTest.an_event_no_flow_matches_is_kept_and_a_replay_starts_only_the_missing_runs");
 
   private static final Set<String> answered = new HashSet<>();
 
@@ -136,6 +142,11 @@ class ApiContractTest extends ApiTestBase {
     call("GET", "/metrics", "/metrics", null, 200);
     call("GET", "/api/cluster", "/api/cluster", null, 200);
     call("GET", "/api/run-counts", "/api/run-counts", null, 200);
+    call("GET", "/api/events", "/api/events", null, 200);
+    call("GET", "/api/events", "/api/events?limit=x", null, 400);
+    call("GET", "/api/events", "/api/events?source=/nowhere&id=nope", null, 404);
+    call("POST", "/api/events", "/api/events", "{\"id\": ", 400);
+    call("POST", "/api/events/replay", "/api/events/replay", "{\"dryRun\": \"yes\"}", 400);
     call("GET", "/api/version", "/api/version", null, 200);
     call("GET", "/api/openapi.json", "/api/openapi.json", null, 200);
     call("GET", "/api/stream", "/api/stream", null, 406);

@@ -70,4 +70,12 @@ class ApiOnPostgresAndEtcdTest {
       return new PostgresEtcdBackend();
     }
   }
+
+  @Nested
+  class EventTriggers extends EventApiTest {
+    @Override
+    protected TestBackend createBackend() {
+      return new PostgresEtcdBackend();
+    }
+  }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.engine.EngineConfig;
+import io.baton.node.metrics.NodeMetricRegistry;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.time.SystemScheduler;
 import java.net.http.HttpClient;
@@ -102,7 +103,7 @@ public abstract class ApiTestBase {
 
   protected Built buildNode(String nodeId) throws Exception {
     SystemScheduler scheduler = new SystemScheduler("test-" + nodeId, 2);
-    MetricRegistry metrics = new MetricRegistry();
+    MetricRegistry metrics = new NodeMetricRegistry();
     NodeSpec spec =
         new NodeSpec(
             nodeId,

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.engine.StartupRecoveryFailedException;
+import io.baton.node.metrics.PrometheusText;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -110,11 +111,17 @@ public class HealthApiTest extends ApiTestBase {
               assertThat(reply.contentType()).startsWith("text/plain");
               assertThat(reply.body())
                   .contains("# TYPE baton_runs_started_total counter")
-                  .contains("baton_runs_completed_total")
-                  .contains("baton_journal_append_latency")
-                  .contains("baton_steps_latency")
-                  .contains("baton_lease_state")
-                  .contains("baton_claims_submit_total");
+                  .contains("baton_runs_started_total{flow=\"" + quick + "\"} 1")
+                  .contains(
+                      "baton_runs_finished_total{flow=\"" + quick + "\",status=\"succeeded\"} 1")
+                  .contains("# TYPE baton_step_duration_seconds histogram")
+                  .contains("baton_step_duration_seconds_bucket{flow=\"" + quick + "\"")
+                  .contains("# TYPE baton_journal_append_latency_seconds histogram")
+                  .contains("baton_lease_state{state=\"connected\"} 1")
+                  .contains("baton_claims_total{reason=")
+                  .contains("jvm_memory_used_bytes{area=\"heap\"}")
+                  .doesNotContain("baton_runs_started_total 1");
+              assertThat(PrometheusText.parse(reply.body()).problems()).isEmpty();
             });
   }
 
@@ -126,7 +133,9 @@ public class HealthApiTest extends ApiTestBase {
     Reply reply = http.get("/metrics");
 
     assertThat(reply.status()).as("%s", reply).isEqualTo(200);
-    assertThat(reply.body()).contains("baton_runs_started_same_name_total 1.0");
+    assertThat(reply.body())
+        .contains("baton_runs_started_same_name_total 1")
+        .doesNotContain("baton_runs_started_same_name_total 2");
   }
 
   @Test

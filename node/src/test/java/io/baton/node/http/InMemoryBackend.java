@@ -26,7 +26,9 @@ public final class InMemoryBackend implements TestBackend {
     LeaseManager leases =
         new InMemoryLeaseManager(spec.nodeId(), LEASE_TTL, leaseService, spec.scheduler());
     OrchestratorNode node =
-        spec.build(new Stores(stores.journal(), metadata.store(), stores.blobs(), null), leases);
+        spec.build(
+            new Stores(stores.journal(), metadata.store(), stores.blobs(), stores.events(), null),
+            leases);
     return new NodeUnderTest(node, () -> {}, metadata::down);
   }
 

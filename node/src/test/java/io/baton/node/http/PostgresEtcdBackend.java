@@ -34,8 +34,17 @@ public final class PostgresEtcdBackend implements TestBackend {
             spec.nodeId(),
             spec.scheduler());
     OrchestratorNode node =
-        spec.build(new Stores(stores.journal(), metadata.store(), stores.blobs(), null), leases);
+        spec.build(
+            new Stores(stores.journal(), metadata.store(), stores.blobs(), stores.events(), null),
+            leases);
     return new NodeUnderTest(node, stores, metadata::down);
+  }
+
+  /**
+   * The database every node of this backend uses (for tests that write to it as an application).
+   */
+  public TestDatabase database() {
+    return database;
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -74,6 +75,11 @@ final class HeldEndpoint implements AutoCloseable {
 
   int distinctKeys() {
     return byKey.size();
+  }
+
+  /** Every Idempotency-Key a request carried. */
+  Set<String> keys() {
+    return Set.copyOf(byKey.keySet());
   }
 
   @Override

@@ -58,6 +58,11 @@ public final class HoldCapability implements Capability {
     held.forEach(outcome -> outcome.complete(StepOutcome.completed(null)));
   }
 
+  /** Holds later invocations again, after {@link #releaseAll()}. */
+  public void rearm() {
+    released = false;
+  }
+
   public int heldCount() {
     return held.size();
   }

@@ -16,12 +16,13 @@ import org.slf4j.event.Level;
  * {@code log}: writes a message to the node's log through SLF4J, with the run id and step name in
  * the text and as key-value pairs {@code runId}, {@code step}. Params: {@code message} and {@code
  * level} (trace, debug, info, warn, error; default info). Output: {@code {message}}. A message that
- * renders to something other than a string is logged as JSON.
+ * renders to something other than a string is logged as JSON. With {@code emit} ({@code [{type,
+ * data}]}) it emits those events when it completes.
  */
 public final class LogCapability implements Capability {
   public static final String NAME = "log";
   private static final Logger log = LoggerFactory.getLogger(LogCapability.class);
-  private static final List<String> PARAMS = List.of("message", "level");
+  private static final List<String> PARAMS = List.of("message", "level", EmitParam.KEY);
   private static final List<String> LEVELS = List.of("trace", "debug", "info", "warn", "error");
 
   @Override
@@ -46,6 +47,7 @@ public final class LogCapability implements Capability {
                 + String.join(", ", LEVELS));
       }
     }
+    EmitParam.check(params, checks);
     return checks.problems();
   }
 
@@ -67,6 +69,7 @@ public final class LogCapability implements Capability {
         .addKeyValue("runId", invocation.runId())
         .addKeyValue("step", invocation.stepName())
         .log("run {} step {}: {}", invocation.runId(), invocation.stepName(), message);
-    return StepOutcome.completed(JsonNodeFactory.instance.objectNode().put("message", message));
+    return new StepOutcome.Completed(
+        JsonNodeFactory.instance.objectNode().put("message", message), EmitParam.events(params));
   }
 }

@@ -112,6 +112,25 @@ public final class InMemoryLeaseManager implements LeaseManager {
   }
 
   @Override
+  public boolean revokeDeadNode(String nodeId, long nodeToken) {
+    return service.revokeDead(this.nodeId, nodeId, nodeToken);
+  }
+
+  @Override
+  public void standDown() {
+    try {
+      service.standDown(nodeId, leaseId);
+    } finally {
+      keeper.standDown();
+    }
+  }
+
+  @Override
+  public void resume() {
+    keeper.resume();
+  }
+
+  @Override
   public void heartbeat() {
     keeper.heartbeat();
   }

@@ -181,12 +181,36 @@ public final class InMemoryLeaseService {
     return notOwned;
   }
 
+  /** Drops the node's own lease as a death, not a hand-off (it stands down). */
+  synchronized void standDown(String nodeId, long leaseId) {
+    reach(nodeId);
+    Lease lease = leases.get(leaseId);
+    if (lease != null) {
+      drop(lease, false);
+    }
+  }
+
   synchronized void revoke(String nodeId, long leaseId) {
     reach(nodeId);
     Lease lease = leases.get(leaseId);
     if (lease != null) {
       drop(lease, true);
     }
+  }
+
+  /**
+   * Drops {@code nodeId}'s lease if it is still the one granted at {@code nodeToken}, as a death,
+   * not a hand-off. {@code caller} is the node asking, which must reach the service.
+   */
+  synchronized boolean revokeDead(String caller, String nodeId, long nodeToken) {
+    reach(caller);
+    expireDue();
+    Long leaseId = nodeLeases.get(nodeId);
+    if (leaseId == null || leases.get(leaseId).grantRevision != nodeToken) {
+      return false;
+    }
+    drop(leases.get(leaseId), false);
+    return true;
   }
 
   synchronized Optional<RunLease> lease(UUID runId) {
@@ -200,10 +224,13 @@ public final class InMemoryLeaseService {
   synchronized LiveNodes nodes() {
     expireDue();
     List<NodeInfo> nodes = new ArrayList<>();
+    Map<String, Long> tokens = new HashMap<>();
     for (long leaseId : nodeLeases.values()) {
-      nodes.add(leases.get(leaseId).info);
+      Lease lease = leases.get(leaseId);
+      nodes.add(lease.info);
+      tokens.put(lease.nodeId, lease.grantRevision);
     }
-    return new LiveNodes(nodes, revision);
+    return new LiveNodes(nodes, revision, tokens);
   }
 
   Subscription watch(OrphanListener listener) {

@@ -2,7 +2,7 @@ package io.baton.store.memory;
 
 import io.baton.store.Stores;
 
-/** Creates the in-memory journal, metadata store and blob store that belong together. */
+/** Creates the in-memory journal, metadata, blob and event stores that belong together. */
 public final class InMemoryStores {
   private InMemoryStores() {}
 
@@ -13,7 +13,8 @@ public final class InMemoryStores {
   /** Stores whose blob store refuses blobs larger than {@code maxBlobBytes}. */
   public static Stores create(int maxBlobBytes) {
     InMemoryMetadataStore metadata = new InMemoryMetadataStore();
-    ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata);
-    return new Stores(journal, metadata, new InMemoryBlobStore(maxBlobBytes), null);
+    InMemoryEventStore events = new InMemoryEventStore();
+    ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata, events);
+    return new Stores(journal, metadata, new InMemoryBlobStore(maxBlobBytes), events, null);
   }
 }

@@ -6,6 +6,7 @@ import io.baton.capability.Capability;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
+import io.baton.capability.builtin.NoopCapability;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.WaitReason;
 import io.baton.time.Durations;
@@ -56,6 +57,7 @@ public final class TestCapabilities {
     }
     return builder
         .register(simple("echo", inv -> StepOutcome.completed(inv.params())))
+        .register(new NoopCapability())
         .register(simple("flaky", TestCapabilities::flaky))
         .register(simple("det", TestCapabilities::deterministic))
         .register(new Gate())

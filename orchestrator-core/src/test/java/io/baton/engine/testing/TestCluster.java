@@ -40,6 +40,7 @@ public final class TestCluster implements AutoCloseable {
   private UnaryOperator<EngineConfig> engineConfig = c -> c;
   private RecoveryConfig recovery = RecoveryConfig.defaults();
   private BiFunction<String, LeaseManager, LeaseManager> leaseWrapper = (nodeId, leases) -> leases;
+  private BiFunction<String, Stores, Stores> storesWrapper = (nodeId, shared) -> shared;
 
   public TestCluster() {
     this(null);
@@ -66,6 +67,12 @@ public final class TestCluster implements AutoCloseable {
     return this;
   }
 
+  /** Wraps each node's view of the shared stores (to cut one node off them, say). */
+  public TestCluster stores(BiFunction<String, Stores, Stores> wrapper) {
+    this.storesWrapper = wrapper;
+    return this;
+  }
+
   public TestCluster recovery(RecoveryConfig recovery) {
     this.recovery = recovery;
     return this;
@@ -86,7 +93,7 @@ public final class TestCluster implements AutoCloseable {
             .config(engineConfig.apply(EngineConfig.defaults(nodeId)))
             .recovery(recovery)
             .scheduler(scheduler)
-            .stores(stores)
+            .stores(storesWrapper.apply(nodeId, stores))
             .leases(
                 leaseWrapper.apply(
                     nodeId, new InMemoryLeaseManager(nodeId, TTL, leaseService, scheduler)))

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.baton.engine.FlowReader;
 import io.baton.flow.Backoff;
+import io.baton.flow.EventTrigger;
 import io.baton.flow.Flow;
 import io.baton.flow.FlowDefinition;
 import io.baton.flow.RecoveryPolicy;
@@ -51,6 +52,7 @@ public final class TestFlows {
   private RecoveryPolicy recovery = RecoveryPolicy.RESUME;
   private Duration maxResumeAge;
   private JsonNode output;
+  private EventTrigger trigger;
 
   private TestFlows(String name) {
     this.name = name;
@@ -148,7 +150,13 @@ public final class TestFlows {
     return this;
   }
 
+  /** Events of these types start the flow; {@code keyTemplate} may be null (the event's id). */
+  public TestFlows trigger(String keyTemplate, String... types) {
+    this.trigger = new EventTrigger(List.of(types), keyTemplate);
+    return this;
+  }
+
   public Flow build() {
-    return flow(new FlowDefinition(name, "", recovery, maxResumeAge, output, steps));
+    return flow(new FlowDefinition(name, "", recovery, maxResumeAge, output, steps, trigger));
   }
 }

@@ -22,6 +22,9 @@ import java.util.Set;
  *     StoreUnavailableException}; {@link #RETRY_FOREVER} never gives up
  * @param initialRetryBackoff the first pause between retries, doubled up to {@code maxRetryBackoff}
  * @param maxBlobBytes the largest blob the blob store accepts
+ * @param poolMetrics a Dropwizard {@code MetricRegistry} that HikariCP reports the connection pool
+ *     to (active, idle, pending connections, wait time), or null for none; an {@code Object} as in
+ *     HikariCP's own API, so this module needs no metrics library
  */
 public record PostgresStoreConfig(
     String url,
@@ -35,7 +38,8 @@ public record PostgresStoreConfig(
     Duration transientRetryWindow,
     Duration initialRetryBackoff,
     Duration maxRetryBackoff,
-    int maxBlobBytes) {
+    int maxBlobBytes,
+    Object poolMetrics) {
 
   public static final String DEFAULT_USER = "postgres";
   public static final int DEFAULT_MAX_POOL_SIZE = 10;
@@ -125,7 +129,8 @@ public record PostgresStoreConfig(
         .migrate(migrate)
         .transientRetryWindow(transientRetryWindow)
         .retryBackoff(initialRetryBackoff, maxRetryBackoff)
-        .maxBlobBytes(maxBlobBytes);
+        .maxBlobBytes(maxBlobBytes)
+        .poolMetrics(poolMetrics);
   }
 
   @Override
@@ -171,6 +176,7 @@ public record PostgresStoreConfig(
     private Duration initialRetryBackoff = DEFAULT_INITIAL_RETRY_BACKOFF;
     private Duration maxRetryBackoff = DEFAULT_MAX_RETRY_BACKOFF;
     private int maxBlobBytes = DEFAULT_MAX_BLOB_BYTES;
+    private Object poolMetrics;
 
     private Builder(String url) {
       this.url = url;
@@ -227,6 +233,12 @@ public record PostgresStoreConfig(
       return this;
     }
 
+    /** A Dropwizard {@code MetricRegistry} for the pool's metrics; null for none. */
+    public Builder poolMetrics(Object poolMetrics) {
+      this.poolMetrics = poolMetrics;
+      return this;
+    }
+
     public PostgresStoreConfig build() {
       return new PostgresStoreConfig(
           url,
@@ -240,7 +252,8 @@ public record PostgresStoreConfig(
           transientRetryWindow,
           initialRetryBackoff,
           maxRetryBackoff,
-          maxBlobBytes);
+          maxBlobBytes,
+          poolMetrics);
     }
   }
 }

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the journal, metadata store and blob store on one PostgreSQL database. The schema is
+ * Creates the journal, metadata, blob and event stores on one PostgreSQL database. The schema is
  * migrated (or checked) first; a database whose schema is newer than this code is refused with
  * {@link SchemaVersionException}. The returned {@link Stores} owns the connection pool: closing it
  * closes the pool.
@@ -17,6 +17,21 @@ public final class PostgresStores {
   private static final Logger log = LoggerFactory.getLogger(PostgresStores.class);
 
   private PostgresStores() {}
+
+  /**
+   * Migrates the schema to the version this code knows and returns; the step that a deployment runs
+   * once per release ({@code baton migrate}) so that nodes can start with {@code migrate} off.
+   * Idempotent; waits for PostgreSQL up to the configured retry window.
+   *
+   * @throws SchemaVersionException the schema is newer than this code: nothing is changed
+   * @throws io.baton.store.StoreUnavailableException PostgreSQL did not answer within the window
+   */
+  public static SchemaMigration migrate(PostgresStoreConfig config) {
+    try (Database database = Database.open(config)) {
+      SchemaMigrator migrator = new SchemaMigrator(Database.unpooled(config));
+      return database.retry().call("migrate the schema", () -> migrator.prepare(true));
+    }
+  }
 
   /**
    * Opens the stores; waits for PostgreSQL up to the configured retry window.
@@ -42,6 +57,7 @@ public final class PostgresStores {
           new PostgresJournal(database),
           new PostgresMetadataStore(database),
           new PostgresBlobStore(database, clock, config.maxBlobBytes()),
+          new PostgresEventStore(database),
           database);
     } catch (RuntimeException failure) {
       database.close();

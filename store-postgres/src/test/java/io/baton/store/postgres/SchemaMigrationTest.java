@@ -46,8 +46,7 @@ class SchemaMigrationTest {
             "blobs",
             "run_signals",
             "events",
-            "event_outbox",
-            "event_consumptions");
+            "event_outbox");
     assertThat(query("SELECT indexname FROM pg_indexes WHERE tablename = 'runs'"))
         .contains(
             "runs_roots_by_status_and_owner",

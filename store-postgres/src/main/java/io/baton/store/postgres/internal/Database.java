@@ -50,6 +50,9 @@ public final class Database implements AutoCloseable {
     pool.setConnectionTimeout(config.connectionTimeout().toMillis());
     // The retry window, not pool construction, decides how long to wait for the server.
     pool.setInitializationFailTimeout(-1);
+    if (config.poolMetrics() != null) {
+      pool.setMetricRegistry(config.poolMetrics());
+    }
     pool.addDataSourceProperty("sslmode", config.sslMode());
     pool.addDataSourceProperty("reWriteBatchedInserts", "true");
     pool.addDataSourceProperty("ApplicationName", "baton");

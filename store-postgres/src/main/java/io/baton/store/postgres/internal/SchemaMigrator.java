@@ -1,5 +1,6 @@
 package io.baton.store.postgres.internal;
 
+import io.baton.store.postgres.SchemaMigration;
 import io.baton.store.postgres.SchemaVersionException;
 import java.util.Arrays;
 import javax.sql.DataSource;
@@ -33,8 +34,11 @@ public final class SchemaMigrator {
             .load();
   }
 
-  /** Applies pending migrations (when {@code migrate}) and verifies the result is current. */
-  public void prepare(boolean migrate) {
+  /**
+   * Applies pending migrations (when {@code migrate}) and verifies the result is current.
+   * Idempotent: a current schema is only validated.
+   */
+  public SchemaMigration prepare(boolean migrate) {
     MigrationInfoService info = flyway.info();
     String database = databaseVersion(info);
     String code = codeVersion(info);
@@ -50,7 +54,7 @@ public final class SchemaMigrator {
     }
     if (info.pending().length == 0) {
       flyway.validate();
-      return;
+      return new SchemaMigration(database, code, 0);
     }
     if (!migrate) {
       throw new SchemaVersionException(
@@ -65,6 +69,7 @@ public final class SchemaMigrator {
     int applied = flyway.migrate().migrationsExecuted;
     log.info(
         "migrated the Baton schema from version {} to {} ({} migrations)", database, code, applied);
+    return new SchemaMigration(database, code, applied);
   }
 
   private static boolean isNewer(MigrationInfoService info) {

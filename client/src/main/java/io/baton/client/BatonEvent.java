@@ -1,0 +1,35 @@
+package io.baton.client;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * An event for Baton, in the shape of a CloudEvents 1.0 envelope. Events with the same {@code
+ * (source, id)} are one event: Baton stores and triggers it once, however often it is enqueued.
+ * Immutable.
+ *
+ * @param id unique within its source; derive it from the business fact (an order id) to make
+ *     enqueueing idempotent
+ * @param time when it happened, or null
+ * @param dataJson the event's data as JSON text, or null for none
+ */
+public record BatonEvent(String id, String source, String type, Instant time, String dataJson) {
+  public BatonEvent {
+    requireText(id, "id");
+    requireText(source, "source");
+    requireText(type, "type");
+  }
+
+  /** An event with a fresh random id and no time. */
+  public static BatonEvent of(String source, String type, String dataJson) {
+    return new BatonEvent(UUID.randomUUID().toString(), source, type, null, dataJson);
+  }
+
+  private static void requireText(String value, String name) {
+    Objects.requireNonNull(value, name);
+    if (value.isEmpty()) {
+      throw new IllegalArgumentException("an event's " + name + " must not be empty");
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package io.baton.node.process;
+
+import static io.baton.node.process.ProcessTestSupport.completions;
+import static io.baton.node.process.ProcessTestSupport.get;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What a rollout under load submitted, and the checker of what the cluster did with it: no run lost
+ * (every submission is a run that succeeded), none repeated (every step completion journaled once),
+ * every side effect's Idempotency-Key belongs to a submitted run.
+ */
+final class RolloutLedger {
+  /** A submitted run: its idempotency key, id, and whether it was sent during the roll. */
+  record Submitted(String key, String runId, boolean duringRoll) {}
+
+  /** The checker's findings: every list empty means nothing was lost or repeated. */
+  record Verdict(
+      List<String> notSucceeded,
+      List<String> completedTwice,
+      Set<String> unknownSideEffects,
+      Map<String, Duration> p99ByPhase) {
+    boolean clean() {
+      return notSucceeded.isEmpty() && completedTwice.isEmpty() && unknownSideEffects.isEmpty();
+    }
+  }
+
+  private final Map<String, Submitted> byKey = new ConcurrentHashMap<>();
+
+  void submitted(String key, String runId, boolean duringRoll) {
+    Submitted earlier = byKey.putIfAbsent(key, new Submitted(key, runId, duringRoll));
+    if (earlier != null && !earlier.runId().equals(runId)) {
+      throw new AssertionError(
+          "submission " + key + " made two runs: " + earlier.runId() + " and " + runId);
+    }
+  }
+
+  int size() {
+    return byKey.size();
+  }
+
+  List<String> runIds() {
+    return byKey.values().stream().map(Submitted::runId).toList();
+  }
+
+  /** Reads every run from {@code api} and checks it against the ledger and the side effects. */
+  Verdict check(String api, List<String> steps, Set<String> sideEffectKeys) throws Exception {
+    List<String> notSucceeded = new ArrayList<>();
+    List<String> completedTwice = new ArrayList<>();
+    Map<Boolean, List<Duration>> durations = new TreeMap<>();
+    for (Submitted submitted : byKey.values()) {
+      JsonNode run = get(api + "/api/runs/" + submitted.runId());
+      if (!run.path("status").asText().equals("SUCCEEDED")) {
+        notSucceeded.add(submitted.runId() + " " + run.path("status").asText());
+        continue;
+      }
+      for (String step : steps) {
+        long completed = completions(api, submitted.runId(), step);
+        if (completed != 1) {
+          completedTwice.add(submitted.runId() + "/" + step + " x" + completed);
+        }
+      }
+      Duration took =
+          Duration.between(
+              Instant.parse(run.path("createdAt").asText()),
+              Instant.parse(run.path("updatedAt").asText()));
+      durations.computeIfAbsent(submitted.duringRoll(), k -> new ArrayList<>()).add(took);
+    }
+    Set<String> runIds = Set.copyOf(runIds());
+    Set<String> unknown = new TreeSet<>();
+    for (String key : sideEffectKeys) {
+      String runId = key.contains("/") ? key.substring(0, key.indexOf('/')) : key;
+      if (!runIds.contains(runId)) {
+        unknown.add(key);
+      }
+    }
+    Map<String, Duration> p99 = new TreeMap<>();
+    durations.forEach((during, list) -> p99.put(during ? "during roll" : "steady", p99(list)));
+    return new Verdict(notSucceeded, completedTwice, unknown, p99);
+  }
+
+  private static Duration p99(List<Duration> durations) {
+    List<Duration> sorted = durations.stream().sorted().toList();
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.99) - 1));
+  }
+}

@@ -1,0 +1,251 @@
+package io.baton.store.postgres.internal;
+
+import io.baton.store.CloudEvent;
+import io.baton.store.EventFilter;
+import io.baton.store.EventReceipt;
+import io.baton.store.StoredEvent;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * The {@code events} and {@code event_outbox} tables. An event is inserted with {@code ON CONFLICT
+ * DO NOTHING} on its {@code (source, id)}, so concurrent receivers of one event store it once; the
+ * outbox is drained in one statement that deletes rows taken with {@code FOR UPDATE SKIP LOCKED}
+ * and inserts them as events. Thread-safe.
+ */
+public final class EventRows {
+  private static final String COLUMNS =
+      "seq, source, id, type, event_time, data::text AS data, received_at, triggered_at";
+
+  private final Database database;
+
+  public EventRows(Database database) {
+    this.database = database;
+  }
+
+  public EventReceipt record(CloudEvent event, Instant receivedAt) {
+    return database.inTransaction(
+        "record event " + event.source() + "/" + event.id(),
+        handle -> {
+          Optional<StoredEvent> inserted =
+              handle
+                  .createQuery(
+                      "INSERT INTO events (source, id, type, event_time, data, received_at)"
+                          + " VALUES (:source, :id, :type, :time, CAST(:data AS jsonb), :at)"
+                          + " ON CONFLICT (source, id) DO NOTHING RETURNING "
+                          + COLUMNS)
+                  .bind("source", event.source())
+                  .bind("id", event.id())
+                  .bind("type", event.type())
+                  .bind("time", Sql.timestamp(event.time()))
+                  .bind("data", Sql.json(event.data()))
+                  .bind("at", Sql.timestamp(receivedAt))
+                  .map((rs, ctx) -> map(rs))
+                  .findOne();
+          if (inserted.isPresent()) {
+            return new EventReceipt(inserted.get(), false);
+          }
+          return new EventReceipt(find(handle, event.source(), event.id()).orElseThrow(), true);
+        });
+  }
+
+  public Optional<StoredEvent> find(String source, String id) {
+    return database.withHandle("find event " + source + "/" + id, h -> find(h, source, id));
+  }
+
+  private static Optional<StoredEvent> find(Handle handle, String source, String id) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM events WHERE source = :source AND id = :id")
+        .bind("source", source)
+        .bind("id", id)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  public List<StoredEvent> find(EventFilter filter, int limit) {
+    return database.withHandle(
+        "find events",
+        handle ->
+            bind(
+                    handle.createQuery(
+                        "SELECT "
+                            + COLUMNS
+                            + " FROM events"
+                            + where(filter)
+                            + " ORDER BY seq LIMIT :limit"),
+                    filter)
+                .bind("limit", limit)
+                .map((rs, ctx) -> map(rs))
+                .list());
+  }
+
+  public long count(EventFilter filter) {
+    return database.withHandle(
+        "count events",
+        handle ->
+            bind(handle.createQuery("SELECT count(*) FROM events" + where(filter)), filter)
+                .mapTo(Long.class)
+                .one());
+  }
+
+  private static String where(EventFilter filter) {
+    List<String> conditions = new ArrayList<>();
+    if (!filter.types().isEmpty()) {
+      conditions.add("(type = ANY(:exact) OR type LIKE ANY(:prefixes))");
+    }
+    if (filter.receivedFrom() != null) {
+      conditions.add("received_at >= :from");
+    }
+    if (filter.receivedBefore() != null) {
+      conditions.add("received_at < :before");
+    }
+    if (!filter.ids().isEmpty()) {
+      conditions.add("id = ANY(:ids)");
+    }
+    return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+  }
+
+  private static Query bind(Query query, EventFilter filter) {
+    if (!filter.types().isEmpty()) {
+      List<String> exact = new ArrayList<>();
+      List<String> prefixes = new ArrayList<>();
+      for (String type : filter.types()) {
+        if (type.endsWith("*")) {
+          prefixes.add(likeEscaped(type.substring(0, type.length() - 1)) + "%");
+        } else {
+          exact.add(type);
+        }
+      }
+      query.bindArray("exact", String.class, exact).bindArray("prefixes", String.class, prefixes);
+    }
+    if (filter.receivedFrom() != null) {
+      query.bind("from", Sql.timestamp(filter.receivedFrom()));
+    }
+    if (filter.receivedBefore() != null) {
+      query.bind("before", Sql.timestamp(filter.receivedBefore()));
+    }
+    if (!filter.ids().isEmpty()) {
+      query.bindArray("ids", String.class, filter.ids());
+    }
+    return query;
+  }
+
+  private static String likeEscaped(String text) {
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+  }
+
+  public List<StoredEvent> untriggered(Instant receivedBy, int limit) {
+    return database.withHandle(
+        "find untriggered events",
+        handle ->
+            handle
+                .createQuery(
+                    "SELECT "
+                        + COLUMNS
+                        + " FROM events WHERE triggered_at IS NULL AND received_at <= :by"
+                        + " ORDER BY seq LIMIT :limit")
+                .bind("by", Sql.timestamp(receivedBy))
+                .bind("limit", limit)
+                .map((rs, ctx) -> map(rs))
+                .list());
+  }
+
+  public void markTriggered(Collection<Long> seqs, Instant at) {
+    if (seqs.isEmpty()) {
+      return;
+    }
+    database.withHandle(
+        "mark " + seqs.size() + " events triggered",
+        handle ->
+            handle
+                .createUpdate(
+                    "UPDATE events SET triggered_at = :at"
+                        + " WHERE seq = ANY(:seqs) AND triggered_at IS NULL")
+                .bind("at", Sql.timestamp(at))
+                .bindArray("seqs", Long.class, seqs)
+                .execute());
+  }
+
+  public void addToOutbox(List<CloudEvent> events, Instant at) {
+    if (events.isEmpty()) {
+      return;
+    }
+    database.inTransaction(
+        "put " + events.size() + " events in the outbox",
+        handle -> {
+          var batch =
+              handle.prepareBatch(
+                  "INSERT INTO event_outbox (source, id, type, event_time, data, created_at)"
+                      + " VALUES (:source, :id, :type, :time, CAST(:data AS jsonb), :at)");
+          for (CloudEvent event : events) {
+            batch
+                .bind("source", event.source())
+                .bind("id", event.id())
+                .bind("type", event.type())
+                .bind("time", Sql.timestamp(event.time()))
+                .bind("data", Sql.json(event.data()))
+                .bind("at", Sql.timestamp(at))
+                .add();
+          }
+          return batch.execute();
+        });
+  }
+
+  public List<StoredEvent> drainOutbox(int limit, Instant receivedAt) {
+    return database.inTransaction(
+        "drain the event outbox",
+        handle ->
+            handle
+                .createQuery(
+                    "WITH taken AS (DELETE FROM event_outbox WHERE seq IN (SELECT seq FROM"
+                        + " event_outbox ORDER BY seq LIMIT :limit FOR UPDATE SKIP LOCKED)"
+                        + " RETURNING seq, source, id, type, event_time, data),"
+                        + " stored AS (INSERT INTO events"
+                        + " (source, id, type, event_time, data, received_at)"
+                        + " SELECT source, id, type, event_time, data, :at FROM taken ORDER BY seq"
+                        + " ON CONFLICT (source, id) DO NOTHING RETURNING "
+                        + COLUMNS
+                        + ") SELECT * FROM stored ORDER BY seq")
+                .bind("limit", limit)
+                .bind("at", Sql.timestamp(receivedAt))
+                .map((rs, ctx) -> map(rs))
+                .list());
+  }
+
+  public long outboxSize() {
+    return database.withHandle(
+        "count the event outbox",
+        handle -> handle.createQuery("SELECT count(*) FROM event_outbox").mapTo(Long.class).one());
+  }
+
+  public int deleteTriggeredBefore(Instant cutoff) {
+    return database.withHandle(
+        "delete old events",
+        handle ->
+            handle
+                .createUpdate(
+                    "DELETE FROM events WHERE triggered_at IS NOT NULL AND received_at < :cutoff")
+                .bind("cutoff", Sql.timestamp(cutoff))
+                .execute());
+  }
+
+  private static StoredEvent map(ResultSet rs) throws SQLException {
+    return new StoredEvent(
+        rs.getLong("seq"),
+        new CloudEvent(
+            rs.getString("id"),
+            rs.getString("source"),
+            rs.getString("type"),
+            Sql.instant(rs, "event_time"),
+            Sql.json(rs.getString("data"))),
+        Sql.instant(rs, "received_at"),
+        Sql.instant(rs, "triggered_at"));
+  }
+}
