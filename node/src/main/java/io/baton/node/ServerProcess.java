@@ -86,7 +86,7 @@ final class ServerProcess {
       return NODE_ID_IN_USE;
     }
     log.info(
-        "node {} ready: http://{}:{} (store {}, lease {})",
+        "node {} ready: dashboard and API at http://{}:{}/ (store {}, lease {})",
         config.nodeId(),
         config.http().host(),
         holder.http.port(),

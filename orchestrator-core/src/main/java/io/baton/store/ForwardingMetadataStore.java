@@ -56,6 +56,16 @@ public abstract class ForwardingMetadataStore implements MetadataStore {
   }
 
   @Override
+  public RunPage pageRuns(RunFilter filter, RunPosition after, int limit) {
+    return delegate.pageRuns(filter, after, limit);
+  }
+
+  @Override
+  public List<RunRecord> runsChangedAfter(RunPosition after, int limit) {
+    return delegate.runsChangedAfter(after, limit);
+  }
+
+  @Override
   public List<RunRecord> listTree(UUID rootRunId) {
     return delegate.listTree(rootRunId);
   }

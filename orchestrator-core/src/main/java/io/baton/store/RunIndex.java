@@ -24,6 +24,25 @@ public interface RunIndex {
 
   List<RunRecord> listRuns(RunQuery query);
 
+  /**
+   * One page of the runs that pass {@code filter}, newest first: by creation time descending, then
+   * by id descending ({@link RunPosition#ID_ORDER}), starting just after {@code after} ({@code
+   * null}: at the newest). Keyset paging: a page costs the same however deep it is, and runs
+   * created while a client pages never shift the pages it has not read yet.
+   *
+   * @param limit at most this many runs (positive)
+   */
+  RunPage pageRuns(RunFilter filter, RunPosition after, int limit);
+
+  /**
+   * The change feed: runs whose row changed after {@code after}, in order of their last change
+   * ({@code updatedAt}, then id), oldest first. A row holds only its latest change, so a run that
+   * changed twice since {@code after} appears once, at its latest position. A change is visible
+   * once its append commits, which may be after a later-timestamped one: readers that must not miss
+   * changes re-read a little before their last position.
+   */
+  List<RunRecord> runsChangedAfter(RunPosition after, int limit);
+
   /** The runs of a tree: the root first, then subflows in order of creation. */
   List<RunRecord> listTree(UUID rootRunId);
 

@@ -28,6 +28,14 @@ public abstract class MetadataStoreComplianceSuite {
   }
 
   @Nested
+  class Listing extends RunListingComplianceSuite {
+    @Override
+    protected Stores createStores() throws Exception {
+      return newStores();
+    }
+  }
+
+  @Nested
   class Signals extends SignalInboxComplianceSuite {
     @Override
     protected Stores createStores() throws Exception {

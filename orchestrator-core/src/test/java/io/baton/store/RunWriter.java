@@ -49,6 +49,12 @@ public final class RunWriter {
         .set(key, JournalCodec.mapper().valueToTree(value));
   }
 
+  /** Moves this writer's clock on: the next entry is stamped {@code pause} (and 3 ms) later. */
+  public RunWriter after(Duration pause) {
+    now = now.plus(pause);
+    return this;
+  }
+
   public RunWriter create(String flow, String idempotencyKey) {
     RunCreated created =
         new RunCreated(flow, "hash-" + flow, json("n", 1), null, null, idempotencyKey, null);

@@ -24,7 +24,7 @@ final class ApplyFlowCommand extends ClientCommand {
     String text = read(file);
     String source = URLEncoder.encode(file.toString(), StandardCharsets.UTF_8);
     ApiResponse response =
-        Failures.check(client.post("/api/flows?source=" + source, contentType(file), text));
+        Failures.check(client.post("/api/v1/flows?source=" + source, contentType(file), text));
     JsonNode flow = response.json();
     out()
         .println(

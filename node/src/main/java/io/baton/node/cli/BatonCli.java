@@ -42,6 +42,8 @@ public final class BatonCli {
       new ApproveCommand(),
       new RejectCommand(),
       new ClusterCommand(),
+      new JournalCommand(),
+      new CompletionCommand(),
       new VersionCommand()
     };
   }

@@ -16,6 +16,10 @@ abstract class ClientCommand implements Callable<Integer> {
     return spec.commandLine().getOut();
   }
 
+  PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+
   BatonClient client() {
     return server.client();
   }
@@ -24,6 +28,12 @@ abstract class ClientCommand implements Callable<Integer> {
   public Integer call() {
     run(client());
     out().flush();
+    err().flush();
+    return exitCode();
+  }
+
+  /** What the command exits with once {@link #run} returned ({@link ExitCodes#OK} unless set). */
+  int exitCode() {
     return ExitCodes.OK;
   }
 

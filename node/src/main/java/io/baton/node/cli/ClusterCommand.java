@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 final class ClusterCommand extends ClientCommand {
   @Override
   void run(BatonClient client) {
-    JsonNode nodes = Failures.check(client.get("/api/cluster")).json().path("nodes");
+    JsonNode nodes = Failures.check(client.get("/api/v1/cluster")).json().path("nodes");
     TextTable table = new TextTable("NODE", "ADDRESS", "LEASE", "RUNS", "VERSION", "STARTED");
     for (JsonNode node : nodes) {
       String name = node.path("id").asText() + (node.path("self").asBoolean() ? " *" : "");

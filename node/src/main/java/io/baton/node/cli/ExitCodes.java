@@ -19,5 +19,11 @@ public final class ExitCodes {
   /** Nothing answers at the server URL. */
   public static final int SERVER_NOT_RUNNING = 5;
 
+  /** {@code submit --wait}: the run ended FAILED. */
+  public static final int RUN_FAILED = 7;
+
+  /** {@code submit --wait}: the run ended CANCELLED. */
+  public static final int RUN_CANCELLED = 8;
+
   private ExitCodes() {}
 }

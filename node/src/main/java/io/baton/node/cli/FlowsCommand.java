@@ -9,13 +9,13 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "flows",
     mixinStandardHelpOptions = true,
-    description = "Apply and list flows.",
-    subcommands = {ApplyFlowCommand.class, ListFlowsCommand.class})
+    description = "Apply, list and show flows.",
+    subcommands = {ApplyFlowCommand.class, ListFlowsCommand.class, ShowFlowCommand.class})
 final class FlowsCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: apply or list");
+    throw new ParameterException(spec.commandLine(), "Missing command: apply, list or show");
   }
 }

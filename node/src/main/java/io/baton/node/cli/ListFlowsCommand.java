@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 final class ListFlowsCommand extends ClientCommand {
   @Override
   void run(BatonClient client) {
-    JsonNode flows = Failures.check(client.get("/api/flows")).json().path("flows");
+    JsonNode flows = Failures.check(client.get("/api/v1/flows")).json().path("flows");
     TextTable table = new TextTable("NAME", "HASH", "CREATED");
     for (JsonNode flow : flows) {
       table.row(

@@ -34,7 +34,7 @@ abstract class RunActionCommand extends ClientCommand {
     ObjectNode body = ApiResponse.MAPPER.createObjectNode().put("by", by);
     addTo(body);
     ApiResponse response =
-        client.post("/api/runs/" + runId + "/" + action(), "application/json", body.toString());
+        client.post("/api/v1/runs/" + runId + "/" + action(), "application/json", body.toString());
     if (response.status() == 404) {
       throw new CommandFailedException(ExitCodes.NOT_FOUND, "Run " + runId + " not found");
     }

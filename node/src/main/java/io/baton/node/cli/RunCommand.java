@@ -21,7 +21,7 @@ final class RunCommand extends ClientCommand {
 
   @Override
   void run(BatonClient client) {
-    ApiResponse response = client.get("/api/runs/" + runId);
+    ApiResponse response = client.get("/api/v1/runs/" + runId);
     if (response.status() == 404) {
       throw new CommandFailedException(ExitCodes.NOT_FOUND, "Run " + runId + " not found");
     }

@@ -28,7 +28,7 @@ final class RunsCommand extends ClientCommand {
 
   @Override
   void run(BatonClient client) {
-    JsonNode runs = Failures.check(client.get("/api/runs" + query())).json().path("runs");
+    JsonNode runs = Failures.check(client.get("/api/v1/runs" + query())).json().path("runs");
     TextTable table = new TextTable("ID", "FLOW", "STATUS", "NODE", "UPDATED");
     for (JsonNode run : runs) {
       table.row(

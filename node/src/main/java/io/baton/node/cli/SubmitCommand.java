@@ -26,6 +26,18 @@ final class SubmitCommand extends ClientCommand {
       description = "Submitting again with the same key returns the same run.")
   String idempotencyKey;
 
+  @Option(
+      names = "--wait",
+      description =
+          "Wait until the run ends; exit 0 when it succeeded, "
+              + ExitCodes.RUN_FAILED
+              + " when it failed, "
+              + ExitCodes.RUN_CANCELLED
+              + " when it was cancelled.")
+  boolean waitForEnd;
+
+  private int exit = ExitCodes.OK;
+
   @Override
   void run(BatonClient client) {
     ObjectNode body = ApiResponse.MAPPER.createObjectNode().put("flow", flow);
@@ -34,8 +46,29 @@ final class SubmitCommand extends ClientCommand {
       body.put("idempotencyKey", idempotencyKey);
     }
     ApiResponse response =
-        Failures.check(client.post("/api/runs", "application/json", body.toString()));
-    out().println(response.json().path("id").asText());
+        Failures.check(client.post("/api/v1/runs", "application/json", body.toString()));
+    String runId = response.json().path("id").asText();
+    out().println(runId);
+    out().flush();
+    if (waitForEnd) {
+      JsonNode run = RunEnd.await(client, runId);
+      exit = RunEnd.exitCode(run);
+      if (exit != ExitCodes.OK) {
+        err()
+            .println(
+                "Run "
+                    + runId
+                    + " "
+                    + run.path("status").asText()
+                    + ": "
+                    + run.path("statusReason").asText());
+      }
+    }
+  }
+
+  @Override
+  int exitCode() {
+    return exit;
   }
 
   private JsonNode parse(String json) {

@@ -13,7 +13,7 @@ final class VersionCommand extends ClientCommand {
   void run(BatonClient client) {
     out().println("client " + ClientVersion.current());
     try {
-      JsonNode server = Failures.check(client.get("/api/version")).json();
+      JsonNode server = Failures.check(client.get("/api/v1/version")).json();
       out()
           .println(
               "server "

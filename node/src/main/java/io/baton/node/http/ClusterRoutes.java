@@ -2,7 +2,6 @@ package io.baton.node.http;
 
 import io.baton.cluster.OrchestratorNode;
 import io.baton.lease.NodeInfo;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,9 +23,17 @@ final class ClusterRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.get("/api/cluster", this::cluster);
-    routes.get("/api/version", this::version);
+  public void addTo(ApiRouter routes) {
+    routes
+        .get("/api/cluster", this::cluster)
+        .permission(Permission.CLUSTER_READ)
+        .summary("Every node with a live lease, and gone nodes still recorded as owners")
+        .responds(200, "the nodes");
+    routes
+        .get("/api/version", this::version)
+        .permission(Permission.PUBLIC)
+        .summary("This node's id and version")
+        .responds(200, "the node id and version");
   }
 
   private void cluster(Context ctx) {

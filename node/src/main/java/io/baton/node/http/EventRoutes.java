@@ -7,7 +7,6 @@ import io.baton.event.Ingestion;
 import io.baton.event.TriggeredRun;
 import io.baton.store.EventFilter;
 import io.baton.store.StoredEvent;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -35,10 +34,27 @@ final class EventRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.post("/api/events", this::receive);
-    routes.get("/api/events", this::list);
-    routes.post("/api/events/replay", this::replay);
+  public void addTo(ApiRouter routes) {
+    routes
+        .post("/api/events", this::receive)
+        .permission(Permission.EVENTS_SEND)
+        .summary("Receive a CloudEvent or a batch; start the runs whose triggers match")
+        .responds(
+            201, "new events, with the runs they started",
+            200, "every event was received before",
+            400, "not a CloudEvent (the attribute is named)");
+    routes
+        .get("/api/events", this::list)
+        .permission(Permission.EVENTS_READ)
+        .summary("Received events, or one by source and id")
+        .query("source", "string", "with id: the one event")
+        .query("id", "string", "with source: the one event")
+        .responds(200, "the events", 400, "a bad parameter", 404, "no such event");
+    routes
+        .post("/api/events/replay", this::replay)
+        .permission(Permission.EVENTS_SEND)
+        .summary("Trigger stored events again; only the missing runs start")
+        .responds(200, "what the replay started", 400, "a bad body");
   }
 
   private void receive(Context ctx) throws Exception {

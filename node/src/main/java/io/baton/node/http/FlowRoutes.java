@@ -6,7 +6,6 @@ import io.baton.engine.Orchestrator;
 import io.baton.flow.Flow;
 import io.baton.store.FlowRecord;
 import io.baton.store.FlowStore;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.List;
@@ -37,10 +36,29 @@ final class FlowRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.post("/api/flows", this::apply);
-    routes.get("/api/flows", this::list);
-    routes.get("/api/flows/{name}", this::show);
+  public void addTo(ApiRouter routes) {
+    routes
+        .post("/api/flows", this::apply)
+        .permission(Permission.FLOWS_WRITE)
+        .summary("Apply a flow (YAML or JSON); a new version when its content changed")
+        .query("source", "string", "the file name to show in validation errors")
+        .responds(
+            201,
+            "the flow's name and hash",
+            400,
+            "invalid flow, every problem listed",
+            415,
+            "neither YAML nor JSON");
+    routes
+        .get("/api/flows", this::list)
+        .permission(Permission.FLOWS_READ)
+        .summary("The latest version of every flow")
+        .responds(200, "the flows");
+    routes
+        .get("/api/flows/{name}", this::show)
+        .permission(Permission.FLOWS_READ)
+        .summary("A flow with every version")
+        .responds(200, "the flow", 404, "no flow of that name");
   }
 
   private void apply(Context ctx) {

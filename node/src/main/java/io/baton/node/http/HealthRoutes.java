@@ -1,7 +1,6 @@
 package io.baton.node.http;
 
 import io.baton.cluster.OrchestratorNode;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.List;
 
@@ -20,9 +19,17 @@ final class HealthRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.get(HttpApi.LIVE_PATH, this::live);
-    routes.get(HttpApi.READY_PATH, this::ready);
+  public void addTo(ApiRouter routes) {
+    routes
+        .get(HttpApi.LIVE_PATH, this::live)
+        .permission(Permission.PUBLIC)
+        .summary("Liveness: 503 once the node failed for good")
+        .responds(200, "the process serves", 503, "the node failed; restart it");
+    routes
+        .get(HttpApi.READY_PATH, this::ready)
+        .permission(Permission.PUBLIC)
+        .summary("Readiness: whether the node takes work")
+        .responds(200, "ready", 503, "not ready, with the reasons");
   }
 
   private void live(Context ctx) {

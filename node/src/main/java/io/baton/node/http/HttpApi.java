@@ -5,6 +5,7 @@ import io.baton.cluster.OrchestratorNode;
 import io.baton.time.NamedThreads;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
+import io.javalin.http.staticfiles.Location;
 import io.javalin.http.util.AsyncExecutor;
 import java.net.URI;
 import java.time.Clock;
@@ -26,6 +27,8 @@ import org.slf4j.LoggerFactory;
 public final class HttpApi implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpApi.class);
 
+  static final String DASHBOARD = "/dashboard";
+
   /** Liveness: 200 while the process serves (deployments probe it). */
   public static final String LIVE_PATH = "/health/live";
 
@@ -36,7 +39,9 @@ public final class HttpApi implements AutoCloseable {
   public static final String METRICS_PATH = "/metrics";
 
   private final Javalin app;
+  private final ApiRouter router;
   private final EventStream stream;
+  private final RunChangeFeed feed;
   private final ExecutorService async;
   private final String host;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -44,14 +49,26 @@ public final class HttpApi implements AutoCloseable {
   private HttpApi(Builder builder) {
     this.host = builder.settings.host();
     this.stream = new EventStream(builder.node.engine(), builder.settings.streamHeartbeat());
+    this.feed =
+        new RunChangeFeed(
+            builder.node.stores().metadata(),
+            builder.node.leases(),
+            builder.clock,
+            builder.settings.streamHeartbeat(),
+            builder.streamReplayLimit);
     this.async = Executors.newCachedThreadPool(NamedThreads.factory("http-async"));
-    List<Routes> routes = routes(builder, stream);
+    this.router = new ApiRouter();
+    routes(builder, stream).forEach(r -> r.addTo(router));
+    new RunStreamRoutes(feed).addTo(router);
+    new OpenApiRoutes(router, builder.version).addTo(router);
     ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
+    RequestMetrics requestMetrics = new RequestMetrics(builder.metrics);
     this.app =
         Javalin.create(
             config -> {
               configure(config, builder.settings);
-              routes.forEach(r -> r.addTo(config.routes));
+              requestMetrics.register(config.routes);
+              router.registerAll(config.routes);
               problems.register(config.routes);
             });
   }
@@ -59,9 +76,9 @@ public final class HttpApi implements AutoCloseable {
   private static List<Routes> routes(Builder builder, EventStream stream) {
     OrchestratorNode node = builder.node;
     return List.of(
-        new RequestMetrics(builder.metrics),
         new FlowRoutes(node.orchestrator(), node.stores().metadata()),
-        new RunRoutes(node.orchestrator()),
+        new RunRoutes(
+            node.orchestrator(), node.stores().metadata(), node.stores().journal(), node.leases()),
         new RunActionRoutes(node.orchestrator()),
         new EventRoutes(node.events()),
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
@@ -78,6 +95,8 @@ public final class HttpApi implements AutoCloseable {
     config.http.maxRequestSize = settings.maxBodySize();
     config.http.prefer405over404 = true;
     config.router.ignoreTrailingSlashes = true;
+    // The dashboard: static files on the classpath, at / on every node, no external requests.
+    config.staticFiles.add(DASHBOARD, Location.CLASSPATH);
     config.concurrency.executor = LazyKt.lazy(() -> new AsyncExecutor(async));
   }
 
@@ -95,6 +114,15 @@ public final class HttpApi implements AutoCloseable {
     return URI.create("http://" + host + ":" + port());
   }
 
+  /** The route table, as the OpenAPI document describes it. */
+  List<ApiOperation> operations() {
+    return router.operations();
+  }
+
+  int runFeedSubscribers() {
+    return feed.subscriberCount();
+  }
+
   int streamSubscribers() {
     return stream.subscriberCount();
   }
@@ -106,6 +134,7 @@ public final class HttpApi implements AutoCloseable {
     }
     URI uri = uri();
     stream.close();
+    feed.close();
     app.stop();
     async.shutdownNow();
     log.info("HTTP API on {} stopped", uri);
@@ -119,6 +148,7 @@ public final class HttpApi implements AutoCloseable {
     private HttpSettings settings = HttpSettings.defaults();
     private Clock clock;
     private String version = "dev";
+    private int streamReplayLimit = RunChangeFeed.DEFAULT_MAX_REPLAY;
 
     public Builder node(OrchestratorNode node) {
       this.node = node;
@@ -152,6 +182,15 @@ public final class HttpApi implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How many changed runs a reconnecting client of {@code /api/v1/stream/runs} is sent at most
+     * before it is told to reload instead.
+     */
+    Builder streamReplayLimit(int streamReplayLimit) {
+      this.streamReplayLimit = streamReplayLimit;
+      return this;
+    }
+
     /** Binds the settings' host and port and serves until {@link HttpApi#close()}. */
     public HttpApi start() {
       Objects.requireNonNull(node, "HttpApi needs node");
@@ -163,6 +202,7 @@ public final class HttpApi implements AutoCloseable {
         api.app.start(settings.host(), settings.port());
       } catch (RuntimeException failure) {
         api.stream.close();
+        api.feed.close();
         api.async.shutdownNow();
         throw failure;
       }

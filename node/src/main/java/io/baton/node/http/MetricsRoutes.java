@@ -2,7 +2,6 @@ package io.baton.node.http;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.node.metrics.PrometheusExposition;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 
 /**
@@ -17,8 +16,13 @@ final class MetricsRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.get(HttpApi.METRICS_PATH, this::scrape);
+  public void addTo(ApiRouter routes) {
+    routes
+        .get(HttpApi.METRICS_PATH, this::scrape)
+        .permission(Permission.METRICS_READ)
+        .summary("Metrics in Prometheus text format")
+        .produces("text/plain")
+        .responds(200, "the metrics");
   }
 
   private void scrape(Context ctx) {

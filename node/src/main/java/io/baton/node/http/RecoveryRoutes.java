@@ -8,7 +8,6 @@ import io.baton.store.RunIndex;
 import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
 import io.baton.time.Durations;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,8 +39,13 @@ final class RecoveryRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.get("/api/recovery/incomplete", this::incomplete);
+  public void addTo(ApiRouter routes) {
+    routes
+        .get("/api/recovery/incomplete", this::incomplete)
+        .permission(Permission.CLUSTER_READ)
+        .summary("RUNNING and WAITING root runs with their owner's liveness, and set-aside runs")
+        .query("limit", "integer", "at most this many of each status (1 to 1000)")
+        .responds(200, "the incomplete and set-aside runs", 400, "a bad limit");
   }
 
   private void incomplete(Context ctx) {

@@ -1,8 +1,9 @@
 package io.baton.node.http;
 
-import io.javalin.config.RoutesConfig;
-
-/** The endpoints of one resource. */
+/**
+ * The endpoints of one resource, declared on the route table with their permission and what they
+ * answer ({@link ApiRouter}; a path under {@code /api/} is served at {@code /api/v1/...}).
+ */
 interface Routes {
-  void addTo(RoutesConfig routes);
+  void addTo(ApiRouter routes);
 }

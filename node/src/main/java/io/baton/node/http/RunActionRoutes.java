@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.engine.Orchestrator;
 import io.baton.store.RunRecord;
 import io.baton.store.SignalType;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.List;
 import java.util.UUID;
@@ -28,16 +27,40 @@ final class RunActionRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.post(
-        "/api/runs/{id}/cancel",
-        ctx -> act(ctx, BY_ONLY, (id, cmd) -> orchestrator.cancelAsync(id, cmd.by())));
-    routes.post(
-        "/api/runs/{id}/resume",
-        ctx -> act(ctx, BY_ONLY, (id, cmd) -> orchestrator.resumeAsync(id, cmd.by())));
-    routes.post(
-        "/api/runs/{id}/approve", ctx -> act(ctx, ANSWER_FIELDS, answer(SignalType.APPROVE)));
-    routes.post("/api/runs/{id}/reject", ctx -> act(ctx, ANSWER_FIELDS, answer(SignalType.REJECT)));
+  public void addTo(ApiRouter routes) {
+    document(
+        routes.post(
+            "/api/runs/{id}/cancel",
+            ctx -> act(ctx, BY_ONLY, (id, cmd) -> orchestrator.cancelAsync(id, cmd.by()))),
+        Permission.RUNS_CANCEL,
+        "Cancel a pending, running or waiting run");
+    document(
+        routes.post(
+            "/api/runs/{id}/resume",
+            ctx -> act(ctx, BY_ONLY, (id, cmd) -> orchestrator.resumeAsync(id, cmd.by()))),
+        Permission.RUNS_RESUME,
+        "Resume a recoverable failed run");
+    document(
+        routes.post(
+            "/api/runs/{id}/approve", ctx -> act(ctx, ANSWER_FIELDS, answer(SignalType.APPROVE))),
+        Permission.RUNS_ANSWER,
+        "Approve a run's waiting approval step");
+    document(
+        routes.post(
+            "/api/runs/{id}/reject", ctx -> act(ctx, ANSWER_FIELDS, answer(SignalType.REJECT))),
+        Permission.RUNS_ANSWER,
+        "Reject a run's waiting approval step");
+  }
+
+  private static void document(ApiOperation operation, Permission permission, String summary) {
+    operation
+        .permission(permission)
+        .summary(summary)
+        .responds(
+            200, "the run once its owner applied the command",
+            400, "a bad run id or body",
+            404, "no such run",
+            409, "the run's status does not allow the command");
   }
 
   /** What the body asked, checked before anything runs. */

@@ -10,18 +10,24 @@ import io.baton.journal.replay.ClaimRecord;
 import io.baton.store.RunRecord;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 
 /**
  * A run as the API shows it. Lists and commands answer with the summary; {@code GET /api/runs/{id}}
  * adds {@code steps}, {@code children} (subflow run ids) and {@code ownership} (every claim, oldest
- * first).
+ * first). {@code state} is the derived state when the status alone does not say it: {@code
+ * recoverable-failure}, {@code stuck} (RUNNING, no live node executes it), and on the detail also
+ * {@code retrying} (a step waits for its next attempt), {@code waiting-approval}, {@code
+ * waiting-timer} and {@code waiting-child}; null otherwise.
  */
 public record RunJson(
     UUID id,
     String flow,
     String flowHash,
     RunStatus status,
+    String state,
     String statusReason,
     JsonNode input,
     JsonNode output,
@@ -39,21 +45,56 @@ public record RunJson(
     @JsonInclude(JsonInclude.Include.NON_NULL) List<UUID> children,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<ClaimRecord> ownership) {
 
+  /** A run without derived state (answers to commands and submissions). */
   public static RunJson summary(RunRecord run) {
-    return of(run, null, null, null);
+    return of(run, null, null, null, null);
+  }
+
+  /** A run in a list, with its derived state among {@code liveNodes}. */
+  static RunJson listed(RunRecord run, Set<String> liveNodes) {
+    DerivedState state = DerivedState.of(run, liveNodes);
+    return of(run, state == null ? null : state.id(), null, null, null);
   }
 
   public static RunJson detail(RunView view) {
-    return of(view.run(), view.steps(), view.children(), view.ownership());
+    return of(view.run(), null, view.steps(), view.children(), view.ownership());
+  }
+
+  /** The detail with its derived state, computed from its steps as well. */
+  static RunJson detail(RunView view, Set<String> liveNodes) {
+    DerivedState listed = DerivedState.of(view.run(), liveNodes);
+    String state = listed == null ? stepState(view) : listed.id();
+    return of(view.run(), state, view.steps(), view.children(), view.ownership());
+  }
+
+  private static String stepState(RunView view) {
+    if (view.run().status() == RunStatus.WAITING || view.run().status() == RunStatus.RUNNING) {
+      for (StepView step : view.steps()) {
+        if ("WAITING".equals(step.status()) && step.waitingFor() != null) {
+          return "waiting-" + step.waitingFor().toLowerCase(Locale.ROOT);
+        }
+      }
+      for (StepView step : view.steps()) {
+        if ("RETRY_WAIT".equals(step.status())) {
+          return "retrying";
+        }
+      }
+    }
+    return null;
   }
 
   private static RunJson of(
-      RunRecord run, List<StepView> steps, List<UUID> children, List<ClaimRecord> ownership) {
+      RunRecord run,
+      String state,
+      List<StepView> steps,
+      List<UUID> children,
+      List<ClaimRecord> ownership) {
     return new RunJson(
         run.runId(),
         run.flowName(),
         run.flowHash(),
         run.status(),
+        state,
         run.statusReason(),
         run.input(),
         run.output(),

@@ -1,7 +1,6 @@
 package io.baton.node.http;
 
 import io.baton.engine.RunEvent;
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.sse.SseHandler;
@@ -23,8 +22,16 @@ final class StreamRoutes implements Routes {
   }
 
   @Override
-  public void addTo(RoutesConfig routes) {
-    routes.get("/api/stream", this::open);
+  public void addTo(ApiRouter routes) {
+    routes
+        .get("/api/stream", this::open)
+        .permission(Permission.RUNS_READ)
+        .summary(
+            "Server-sent events of this node's engine (run-status, approval-requested, run-claimed)")
+        .query("run", "string", "only the events of this run's tree")
+        .produces(EVENT_STREAM)
+        .responds(
+            200, "the event stream", 400, "a bad run id", 406, "Accept lacks text/event-stream");
   }
 
   private void open(Context ctx) {

@@ -36,6 +36,18 @@ final class StreamSubscriber {
     }
   }
 
+  /** A named event with an id (null for none) and data, whatever the filter. */
+  void event(String name, String id, String data) {
+    send(
+        () -> {
+          if (id == null) {
+            client.sendEvent(name, data);
+          } else {
+            client.sendEvent(name, data, id);
+          }
+        });
+  }
+
   void comment(String text) {
     send(() -> client.sendComment(text));
   }

@@ -48,6 +48,22 @@ class ApiOnPostgresAndEtcdTest {
   }
 
   @Nested
+  class RunLists extends RunListApiTest {
+    @Override
+    protected TestBackend createBackend() {
+      return new PostgresEtcdBackend();
+    }
+  }
+
+  @Nested
+  class RunStream extends RunStreamApiTest {
+    @Override
+    protected TestBackend createBackend() {
+      return new PostgresEtcdBackend();
+    }
+  }
+
+  @Nested
   class Events extends EventStreamApiTest {
     @Override
     protected TestBackend createBackend() {

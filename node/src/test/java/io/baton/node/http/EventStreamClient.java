@@ -15,18 +15,32 @@ import java.util.concurrent.TimeUnit;
 /** Reads {@code /api/stream} as a browser's EventSource would, line by line, in the background. */
 final class EventStreamClient implements AutoCloseable {
   /** One server-sent event. */
-  record Event(String name, JsonNode data) {}
+  record Event(String name, JsonNode data, String id) {
+    Event(String name, JsonNode data) {
+      this(name, data, null);
+    }
+  }
 
   private final List<String> lines = new CopyOnWriteArrayList<>();
   private final CompletableFuture<Flow.Subscription> subscription = new CompletableFuture<>();
   private final CompletableFuture<Integer> status = new CompletableFuture<>();
 
   EventStreamClient(ApiCalls calls, String path) {
-    HttpRequest request =
+    this(calls, path, null);
+  }
+
+  /**
+   * A client that resumes after {@code lastEventId} (sent as {@code Last-Event-ID}) if not null.
+   */
+  EventStreamClient(ApiCalls calls, String path, String lastEventId) {
+    HttpRequest.Builder builder =
         HttpRequest.newBuilder(calls.base().resolve(path))
             .header("Accept", StreamRoutes.EVENT_STREAM)
-            .GET()
-            .build();
+            .GET();
+    if (lastEventId != null) {
+      builder.header("Last-Event-ID", lastEventId);
+    }
+    HttpRequest request = builder.build();
     calls
         .client()
         .sendAsync(
@@ -50,12 +64,16 @@ final class EventStreamClient implements AutoCloseable {
   List<Event> events() {
     List<Event> events = new ArrayList<>();
     String name = null;
+    String id = null;
     for (String line : List.copyOf(lines)) {
       if (line.startsWith("event: ")) {
         name = line.substring("event: ".length());
+      } else if (line.startsWith("id: ")) {
+        id = line.substring("id: ".length());
       } else if (line.startsWith("data: ") && name != null) {
-        events.add(new Event(name, parse(line.substring("data: ".length()))));
+        events.add(new Event(name, parse(line.substring("data: ".length())), id));
         name = null;
+        id = null;
       }
     }
     return events;

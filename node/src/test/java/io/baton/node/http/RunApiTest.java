@@ -25,7 +25,7 @@ public class RunApiTest extends ApiTestBase {
     assertThat(reply.status()).as("%s", reply).isEqualTo(201);
     JsonNode run = reply.json();
     UUID runId = UUID.fromString(run.get("id").asText());
-    assertThat(reply.headers().firstValue("Location")).hasValue("/api/runs/" + runId);
+    assertThat(reply.headers().firstValue("Location")).hasValue("/api/v1/runs/" + runId);
     assertThat(run.get("flow").asText()).isEqualTo(quick);
     assertThat(run.get("flowHash").asText()).hasSize(64);
     assertThat(run.get("status").asText()).isIn("PENDING", "RUNNING", "SUCCEEDED");

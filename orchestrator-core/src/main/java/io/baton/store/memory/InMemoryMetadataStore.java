@@ -8,8 +8,12 @@ import io.baton.journal.RunCreated;
 import io.baton.journal.RunStatus;
 import io.baton.store.DuplicateIdempotencyKeyException;
 import io.baton.store.FlowRecord;
+import io.baton.store.JsonContainment;
 import io.baton.store.MetadataStore;
+import io.baton.store.RunFilter;
 import io.baton.store.RunFinishedException;
+import io.baton.store.RunPage;
+import io.baton.store.RunPosition;
 import io.baton.store.RunProjection;
 import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
@@ -199,6 +203,41 @@ public final class InMemoryMetadataStore implements MetadataStore {
         && (query.flowName() == null || query.flowName().equals(run.flowName()))
         && (query.node() == null || query.node().equals(run.orchestratorId()))
         && (!query.rootsOnly() || run.isRoot());
+  }
+
+  @Override
+  public synchronized RunPage pageRuns(RunFilter filter, RunPosition after, int limit) {
+    checkLimit(limit);
+    List<RunRecord> matching = new ArrayList<>();
+    for (RunRecord run : runs.values()) {
+      if ((after == null || RunPosition.created(run).compareTo(after) < 0)
+          && filter.matchesColumns(run)
+          && JsonContainment.contains(run.input(), filter.inputContains())
+          && JsonContainment.contains(run.output(), filter.outputContains())) {
+        matching.add(run);
+      }
+    }
+    matching.sort(Comparator.comparing(RunPosition::created).reversed());
+    return RunPage.of(matching.subList(0, Math.min(limit + 1, matching.size())), limit);
+  }
+
+  @Override
+  public synchronized List<RunRecord> runsChangedAfter(RunPosition after, int limit) {
+    checkLimit(limit);
+    List<RunRecord> changed = new ArrayList<>();
+    for (RunRecord run : runs.values()) {
+      if (RunPosition.updated(run).compareTo(after) > 0) {
+        changed.add(run);
+      }
+    }
+    changed.sort(Comparator.comparing(RunPosition::updated));
+    return new ArrayList<>(changed.subList(0, Math.min(limit, changed.size())));
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("limit must be positive, got " + limit);
+    }
   }
 
   @Override

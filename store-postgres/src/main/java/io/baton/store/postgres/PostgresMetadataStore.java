@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.RunStatus;
 import io.baton.store.FlowRecord;
 import io.baton.store.MetadataStore;
+import io.baton.store.RunFilter;
+import io.baton.store.RunPage;
+import io.baton.store.RunPosition;
 import io.baton.store.RunQuery;
 import io.baton.store.RunRecord;
 import io.baton.store.Signal;
 import io.baton.store.SignalType;
 import io.baton.store.postgres.internal.Database;
 import io.baton.store.postgres.internal.FlowVersions;
+import io.baton.store.postgres.internal.RunListing;
 import io.baton.store.postgres.internal.RunRows;
 import io.baton.store.postgres.internal.RunSignals;
 import io.baton.store.postgres.internal.Sql;
@@ -36,11 +40,13 @@ public final class PostgresMetadataStore implements MetadataStore {
   private final Database database;
   private final FlowVersions flows;
   private final RunSignals signals;
+  private final RunListing listing;
 
   PostgresMetadataStore(Database database) {
     this.database = database;
     this.flows = new FlowVersions(database);
     this.signals = new RunSignals(database);
+    this.listing = new RunListing(database);
   }
 
   // --- flows -------------------------------------------------------------------------------
@@ -129,6 +135,34 @@ public final class PostgresMetadataStore implements MetadataStore {
           }
           return query.mapTo(RunRecord.class).list();
         });
+  }
+
+  @Override
+  public RunPage pageRuns(RunFilter filter, RunPosition after, int limit) {
+    checkLimit(limit);
+    return listing.page(filter, after, limit);
+  }
+
+  /**
+   * How PostgreSQL executes {@link #pageRuns} for these arguments: {@code EXPLAIN (ANALYZE,
+   * BUFFERS)} of the very statement, line by line. For tests and benchmarks that show which index
+   * serves a filter.
+   */
+  public List<String> explainPageRuns(RunFilter filter, RunPosition after, int limit) {
+    checkLimit(limit);
+    return listing.explain(filter, after, limit);
+  }
+
+  @Override
+  public List<RunRecord> runsChangedAfter(RunPosition after, int limit) {
+    checkLimit(limit);
+    return listing.changedAfter(after, limit);
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("limit must be positive, got " + limit);
+    }
   }
 
   @Override

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.baton.store.Stores;
 import io.baton.store.postgres.testkit.TestDatabase;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,6 +15,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +67,8 @@ class SchemaMigrationTest {
     open(true).close();
     open(true).close();
     open(false).close();
-    assertThat(query("SELECT version FROM baton_schema_history")).containsExactly("1", "2");
+    assertThat(query("SELECT version FROM baton_schema_history ORDER BY installed_rank"))
+        .containsExactlyElementsOf(codeVersions());
   }
 
   @Test
@@ -73,7 +78,7 @@ class SchemaMigrationTest {
             SchemaVersionException.class,
             e -> {
               assertThat(e.databaseVersion()).isEqualTo("none");
-              assertThat(e.codeVersion()).isEqualTo("2");
+              assertThat(e.codeVersion()).isEqualTo(latestVersion());
               assertThat(e).hasMessageContaining("enable migrate");
             });
   }
@@ -84,21 +89,43 @@ class SchemaMigrationTest {
     execute(
         "INSERT INTO baton_schema_history (installed_rank, version, description, type, script,"
             + " checksum, installed_by, execution_time, success)"
-            + " VALUES (3, '7', 'from the future', 'SQL', 'V7__from_the_future.sql', 0,"
-            + " 'test', 0, true)");
+            + " SELECT max(installed_rank) + 1, '999', 'from the future', 'SQL',"
+            + " 'V999__from_the_future.sql', 0, 'test', 0, true FROM baton_schema_history");
 
     for (boolean migrate : new boolean[] {true, false}) {
       assertThatThrownBy(() -> open(migrate))
           .isInstanceOfSatisfying(
               SchemaVersionException.class,
               e -> {
-                assertThat(e.databaseVersion()).isEqualTo("7");
-                assertThat(e.codeVersion()).isEqualTo("2");
+                assertThat(e.databaseVersion()).isEqualTo("999");
+                assertThat(e.codeVersion()).isEqualTo(latestVersion());
                 assertThat(e)
-                    .hasMessageContaining("version 7")
-                    .hasMessageContaining("version 2")
+                    .hasMessageContaining("version 999")
+                    .hasMessageContaining("version " + latestVersion())
                     .hasMessageContaining("upgrade Baton");
               });
+    }
+  }
+
+  /** The versions of the migrations this code ships, in order (read from the classpath). */
+  private static List<String> codeVersions() throws Exception {
+    URL folder = SchemaMigrationTest.class.getClassLoader().getResource("db/migration/postgresql");
+    List<Integer> versions = new ArrayList<>();
+    try (Stream<Path> files = Files.list(Path.of(folder.toURI()))) {
+      files
+          .map(file -> file.getFileName().toString())
+          .filter(name -> name.matches("V\\d+__.*\\.sql"))
+          .forEach(name -> versions.add(Integer.parseInt(name.substring(1, name.indexOf("__")))));
+    }
+    return versions.stream().sorted().map(String::valueOf).toList();
+  }
+
+  private static String latestVersion() {
+    try {
+      List<String> versions = codeVersions();
+      return versions.get(versions.size() - 1);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot list the migrations", e);
     }
   }
 

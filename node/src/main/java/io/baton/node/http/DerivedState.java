@@ -1,0 +1,79 @@
+package io.baton.node.http;
+
+import io.baton.journal.RunStatus;
+import io.baton.store.RunFilter;
+import io.baton.store.RunRecord;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * States an operator cares about that a run's status alone does not show, usable as a list filter.
+ * {@code stuck}: RUNNING, and its recorded owner holds no live lease (nobody executes it until the
+ * claimer adopts it). {@code recoverable-failure}: FAILED and resumable.
+ */
+enum DerivedState {
+  RECOVERABLE_FAILURE("recoverable-failure"),
+  STUCK("stuck");
+
+  private final String id;
+
+  DerivedState(String id) {
+    this.id = id;
+  }
+
+  String id() {
+    return id;
+  }
+
+  static DerivedState parse(String text) {
+    if (text == null) {
+      return null;
+    }
+    for (DerivedState state : values()) {
+      if (state.id.equals(text.toLowerCase(Locale.ROOT))) {
+        return state;
+      }
+    }
+    throw new InvalidRequestException(
+        "state must be one of "
+            + Arrays.stream(values()).map(DerivedState::id).collect(Collectors.joining(", "))
+            + ", got '"
+            + text
+            + "'");
+  }
+
+  /** The filter with this state's conditions added; {@code liveNodes} hold a lease now. */
+  RunFilter narrow(RunFilter filter, Supplier<Set<String>> liveNodes) {
+    return switch (this) {
+      case RECOVERABLE_FAILURE ->
+          filter.toBuilder().statuses(Set.of(RunStatus.FAILED)).recoverable(true).build();
+      case STUCK ->
+          filter.toBuilder()
+              .statuses(Set.of(RunStatus.RUNNING))
+              .rootsOnly(true)
+              .ownerNotIn(withPlaceholder(liveNodes.get()))
+              .build();
+    };
+  }
+
+  /** The derived state of a run as a list shows it, or null when its status says it all. */
+  static DerivedState of(RunRecord run, Set<String> liveNodes) {
+    if (run.status() == RunStatus.FAILED && run.recoverable()) {
+      return RECOVERABLE_FAILURE;
+    }
+    if (run.status() == RunStatus.RUNNING
+        && run.isRoot()
+        && (run.orchestratorId() == null || !liveNodes.contains(run.orchestratorId()))) {
+      return STUCK;
+    }
+    return null;
+  }
+
+  // An empty set means "no owner condition" to the store; with no live node every owner is gone.
+  private static Set<String> withPlaceholder(Set<String> liveNodes) {
+    return liveNodes.isEmpty() ? Set.of("") : liveNodes;
+  }
+}

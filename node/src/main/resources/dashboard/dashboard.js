@@ -1,0 +1,388 @@
+// Baton's dashboard: plain JavaScript on the public API (/api/v1), no build step, no external
+// requests. Hash routes: #/runs?filters, #/run/<id>, #/flows, #/flow/<name>, #/cluster.
+'use strict';
+
+const API = '/api/v1';
+const STATUSES = ['PENDING', 'RUNNING', 'WAITING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
+const STATES = ['recoverable-failure', 'stuck'];
+const PAGE = 50;
+const main = document.getElementById('main');
+let stream = null;       // the EventSource of the current page
+let currentRoute = 0;    // bumped on every navigation: a view still loading for an older one stays quiet
+
+// Replaces the page, unless the person navigated elsewhere while this view was loading.
+function show(route, ...nodes) {
+  if (route === currentRoute) main.replaceChildren(...nodes);
+}
+
+// --- small helpers ------------------------------------------------------------------------
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function svgEl(tag, attrs) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+async function api(path, options) {
+  const response = await fetch(API + path, options);
+  const text = await response.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch (e) { body = { detail: text }; }
+  if (!response.ok) {
+    const error = new Error((body && (body.detail || body.title)) || ('HTTP ' + response.status));
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+function toast(message) {
+  const box = document.getElementById('toast');
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 8000);
+}
+
+function badge(status) { return el('span', { class: 'badge s-' + status, text: status }); }
+function stateBadge(state) { return state ? el('span', { class: 'badge state', text: state }) : ''; }
+function shortId(id) { return id ? id.slice(0, 8) : ''; }
+function when(instant) { return instant ? new Date(instant).toLocaleString() : ''; }
+function pretty(value) { return el('pre', { text: JSON.stringify(value, null, 2) }); }
+
+function openStream(query, onRun) {
+  closeStream();
+  const live = document.getElementById('live');
+  stream = new EventSource(API + '/stream/runs' + (query ? '?' + query : ''));
+  stream.addEventListener('open', () => { live.textContent = 'live'; live.classList.add('on'); });
+  stream.addEventListener('error', () => { live.textContent = 'reconnecting…'; live.classList.remove('on'); });
+  stream.addEventListener('run', (event) => onRun(JSON.parse(event.data)));
+  stream.addEventListener('reload', () => route());
+}
+
+function closeStream() {
+  if (stream) { stream.close(); stream = null; }
+}
+
+// --- runs ------------------------------------------------------------------------------------
+
+function filtersFrom(params) {
+  const query = new URLSearchParams();
+  for (const [key, value] of params) if (value !== '') query.append(key, value);
+  return query;
+}
+
+async function runsView(params) {
+  const route = currentRoute;
+  const flows = await api('/flows').catch(() => ({ flows: [] }));
+  const chosen = new Set((params.get('status') || '').split(',').filter(Boolean));
+  const form = el('form', { class: 'filters', 'aria-label': 'Filter runs' },
+    el('fieldset', {}, el('legend', { text: 'Status' }),
+      STATUSES.map((s) => el('label', {}, el('input', { type: 'checkbox', name: 'status', value: s, checked: chosen.has(s) }), s))),
+    el('label', {}, 'Flow', el('select', { name: 'flow' }, el('option', { value: '', text: 'any' }),
+      flows.flows.map((f) => el('option', { value: f.name, text: f.name, selected: params.get('flow') === f.name })))),
+    el('label', {}, 'Derived state', el('select', { name: 'state' }, el('option', { value: '', text: 'any' }),
+      STATES.map((s) => el('option', { value: s, text: s, selected: params.get('state') === s })))),
+    el('label', {}, 'Owner node', el('input', { name: 'node', value: params.get('node') || '' })),
+    el('label', {}, 'Created from', el('input', { name: 'createdFrom', placeholder: '2026-01-01T00:00:00Z', value: params.get('createdFrom') || '' })),
+    el('label', {}, 'Created before', el('input', { name: 'createdTo', value: params.get('createdTo') || '' })),
+    el('label', {}, 'Input contains (JSON)', el('input', { name: 'input', placeholder: '{"orderId": "o-1"}', value: params.get('input') || '' })),
+    el('label', {}, 'Idempotency key', el('input', { name: 'idempotencyKey', value: params.get('idempotencyKey') || '' })),
+    el('button', { type: 'submit', id: 'apply-filters' }, 'Apply'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const statuses = data.getAll('status');
+    data.delete('status');
+    const query = filtersFrom(data);
+    if (statuses.length) query.set('status', statuses.join(','));
+    location.hash = '#/runs?' + query.toString();
+  });
+
+  const counts = el('div', { class: 'counts', id: 'counts', 'aria-label': 'Runs per status' });
+  const body = el('tbody', { id: 'runs-body' });
+  const pager = el('div', { class: 'pager' });
+  show(route, el('h1', { text: 'Runs' }), el('div', { class: 'card' }, form), counts,
+    el('div', { class: 'card' }, el('table', { id: 'runs' },
+      el('thead', {}, el('tr', {}, ['Run', 'Flow', 'Status', 'State', 'Owner', 'Created', 'Updated']
+        .map((h, i) => el('th', { text: h, class: i >= 5 ? 'hide-narrow' : null })))), body), pager));
+
+  const query = new URLSearchParams(params);
+  const cursors = [];
+  async function load(cursor) {
+    const pageQuery = new URLSearchParams(query);
+    pageQuery.set('limit', String(PAGE));
+    if (cursor) pageQuery.set('cursor', cursor);
+    try {
+      const page = await api('/runs?' + pageQuery.toString());
+      body.replaceChildren(...page.runs.map(runRow));
+      if (!page.runs.length) body.append(el('tr', {}, el('td', { colspan: 7, class: 'muted', text: 'No runs match.' })));
+      pager.replaceChildren(
+        el('button', { class: 'secondary', disabled: !cursors.length, onclick: () => { cursors.pop(); load(cursors[cursors.length - 1]); } }, 'First page'),
+        el('button', { class: 'secondary', id: 'next-page', disabled: !page.next, onclick: () => { cursors.push(page.next); load(page.next); } }, 'Next page'));
+    } catch (error) {
+      body.replaceChildren(el('tr', {}, el('td', { colspan: 7, class: 'error', text: error.message })));
+    }
+  }
+  async function loadCounts() {
+    const all = await api('/run-counts').catch(() => null);
+    if (!all) return;
+    counts.replaceChildren(...STATUSES.map((s) => el('button', {
+      class: 'secondary', 'data-status': s, onclick: () => { location.hash = '#/runs?status=' + s; },
+    }, badge(s), el('b', { text: String(all.counts[s] || 0) }))));
+  }
+  await Promise.all([load(null), loadCounts()]);
+  let countTimer = null;
+  if (route !== currentRoute) return;
+  openStream('', (run) => {
+    const row = document.getElementById('run-' + run.id);
+    if (row) row.replaceWith(runRow(run));
+    else if (!cursors.length && matches(run, query)) body.prepend(runRow(run));
+    clearTimeout(countTimer);
+    countTimer = setTimeout(loadCounts, 300);
+  });
+}
+
+// What the stream cannot filter by on the server side for this page is checked here.
+function matches(run, query) {
+  const statuses = (query.get('status') || '').split(',').filter(Boolean);
+  if (statuses.length && !statuses.includes(run.status)) return false;
+  if (query.get('flow') && query.get('flow') !== run.flow) return false;
+  if (query.get('node') && query.get('node') !== run.orchestratorId) return false;
+  if (query.get('state') && query.get('state') !== run.state) return false;
+  return !query.get('input') && !query.get('createdFrom') && !query.get('createdTo') && !query.get('idempotencyKey');
+}
+
+function runRow(run) {
+  const open = () => { location.hash = '#/run/' + run.id; };
+  return el('tr', { class: 'run-row', id: 'run-' + run.id, 'data-status': run.status, onclick: open },
+    el('td', {}, el('a', { href: '#/run/' + run.id, text: shortId(run.id), title: run.id })),
+    el('td', { text: run.flow }), el('td', {}, badge(run.status)), el('td', {}, stateBadge(run.state)),
+    el('td', { text: run.orchestratorId || '' }),
+    el('td', { class: 'hide-narrow', text: when(run.createdAt) }), el('td', { class: 'hide-narrow', text: when(run.updatedAt) }));
+}
+
+// --- one run ----------------------------------------------------------------------------------
+
+async function runView(id) {
+  const route = currentRoute;
+  let run;
+  try { run = await api('/runs/' + id); } catch (error) { show(route, el('p', { class: 'error', text: error.message })); return; }
+  const flow = await api('/flows/' + encodeURIComponent(run.flow)).catch(() => null);
+  const active = ['PENDING', 'RUNNING', 'WAITING'].includes(run.status);
+  // A finished run's steps may still read WAITING: only an active run can be answered.
+  const waitingApproval = active && (run.steps || []).find((s) => s.status === 'WAITING' && s.waitingFor === 'approval');
+  const commands = [
+    ['resume', 'Resume', run.status === 'FAILED' && run.recoverable, 'Only a FAILED, recoverable run can be resumed'],
+    ['cancel', 'Cancel', active, 'Only a pending, running or waiting run can be cancelled'],
+    ['approve', 'Approve', !!waitingApproval, 'No step is waiting for an approval'],
+    ['reject', 'Reject', !!waitingApproval, 'No step is waiting for an approval'],
+  ];
+  const reason = el('input', { id: 'reason', 'aria-label': 'Reason (optional)', placeholder: 'reason (optional)' });
+  const buttons = commands.map(([command, label, allowed, why]) => el('button', {
+    id: 'cmd-' + command, class: command === 'cancel' || command === 'reject' ? 'secondary' : null,
+    disabled: !allowed, title: allowed ? label + ' this run' : why,
+    onclick: async (event) => {
+      event.target.disabled = true;
+      const body = { by: 'dashboard' };
+      if (reason.value) body.comment = reason.value;
+      if (command === 'approve' || command === 'reject') body.step = waitingApproval.name;
+      if (command === 'cancel' || command === 'resume') delete body.comment;
+      try { await api('/runs/' + id + '/' + command, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }); }
+      catch (error) { toast(error.message); }
+      runView(id);
+    },
+  }, label));
+
+  show(route, 
+    el('h1', {}, 'Run ', el('span', { text: run.id, id: 'run-id' }), ' ', el('span', { id: 'run-status' }, badge(run.status)), ' ', stateBadge(run.state)),
+    el('div', { class: 'actions' }, reason, buttons),
+    el('div', { class: 'grid2' },
+      el('div', { class: 'card' }, el('dl', { class: 'facts' }, [
+        ['Flow', run.flow], ['Status reason', run.statusReason], ['Owner', run.orchestratorId || '—'],
+        ['Root', run.rootRunId], ['Parent', run.parentRunId || '—'], ['Created', when(run.createdAt)],
+        ['Updated', when(run.updatedAt)], ['Wakes', when(run.wakeAt) || '—'], ['Idempotency key', run.idempotencyKey || '—'],
+      ].flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v || '' })]))),
+      el('div', { class: 'card' }, el('h2', { text: 'Step graph' }), dag(flow, run.steps || []))),
+    el('div', { class: 'card' }, el('h2', { text: 'Steps' }), stepsTable(run.steps || [])),
+    el('div', { class: 'grid2' },
+      el('div', { class: 'card' }, el('h2', { text: 'Input' }), pretty(run.input)),
+      el('div', { class: 'card' }, el('h2', { text: run.error ? 'Error' : 'Output' }), pretty(run.error || run.output))),
+    el('div', { class: 'card' }, el('h2', { text: 'Ownership history' }), el('table', { id: 'ownership' },
+      el('thead', {}, el('tr', {}, ['Node', 'Token', 'Previous', 'Reason', 'When'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, (run.ownership || []).map((c) => el('tr', {},
+        el('td', { text: c.node }), el('td', { text: String(c.token) }), el('td', { text: c.previousNode || '—' }),
+        el('td', { text: c.reason }), el('td', { text: when(c.at) }))))),
+    ),
+    journalCard(id));
+
+  if (route !== currentRoute) return;
+  openStream('root=' + encodeURIComponent(run.rootRunId), (changed) => {
+    if (changed.id === id && (changed.status !== run.status || changed.updatedAt !== run.updatedAt)) runView(id);
+  });
+}
+
+function stepsTable(steps) {
+  return el('table', { id: 'steps' },
+    el('thead', {}, el('tr', {}, ['Step', 'Status', 'Attempts', 'Started', 'Finished', 'Next try', 'Waiting for'].map((h) => el('th', { text: h })))),
+    el('tbody', {}, steps.map((s) => el('tr', { 'data-step': s.name },
+      el('td', { text: s.name }), el('td', {}, badge(s.status)), el('td', { text: String(s.attempts) }),
+      el('td', { text: when(s.startedAt) }), el('td', { text: when(s.finishedAt) }),
+      el('td', { text: when(s.retryAt) }), el('td', { text: s.waitingFor ? s.waitingFor + (s.dueAt ? ' until ' + when(s.dueAt) : '') : '' })))));
+}
+
+// The flow's steps in layers by their dependencies, each coloured by its state in this run.
+function dag(flow, steps) {
+  const definition = flow && flow.definition && flow.definition.steps;
+  if (!definition || !definition.length) return el('p', { class: 'muted', text: 'No graph: the flow is not known here.' });
+  const state = Object.fromEntries(steps.map((s) => [s.name, s.status]));
+  const layer = {};
+  const byName = Object.fromEntries(definition.map((s) => [s.name, s]));
+  const depth = (name, seen = new Set()) => {
+    if (layer[name] !== undefined) return layer[name];
+    if (seen.has(name)) return 0;
+    seen.add(name);
+    const needs = (byName[name] && byName[name].needs) || [];
+    layer[name] = needs.length ? 1 + Math.max(...needs.map((n) => depth(n, seen))) : 0;
+    return layer[name];
+  };
+  definition.forEach((s) => depth(s.name));
+  const columns = [];
+  definition.forEach((s) => { (columns[layer[s.name]] = columns[layer[s.name]] || []).push(s.name); });
+  const w = 130, h = 34, gx = 50, gy = 16;
+  const pos = {};
+  columns.forEach((names, x) => names.forEach((name, y) => { pos[name] = { x: 10 + x * (w + gx), y: 10 + y * (h + gy) }; }));
+  const width = 20 + columns.length * (w + gx) - gx;
+  const height = 20 + Math.max(...columns.map((c) => c.length)) * (h + gy) - gy;
+  const svg = svgEl('svg', { class: 'dag', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': 'Step graph' });
+  definition.forEach((s) => (s.needs || []).forEach((n) => {
+    if (!pos[n]) return;
+    svg.append(svgEl('line', { x1: pos[n].x + w, y1: pos[n].y + h / 2, x2: pos[s.name].x, y2: pos[s.name].y + h / 2 }));
+  }));
+  definition.forEach((s) => {
+    const g = svgEl('g', { 'data-step': s.name });
+    g.append(svgEl('rect', { x: pos[s.name].x, y: pos[s.name].y, width: w, height: h, class: 'f-' + (state[s.name] || 'none') }));
+    const label = svgEl('text', { x: pos[s.name].x + 8, y: pos[s.name].y + 21 });
+    label.textContent = s.name + (state[s.name] ? ' · ' + state[s.name].toLowerCase() : '');
+    g.append(label);
+    svg.append(g);
+  });
+  return svg;
+}
+
+// The journal, a page at a time: a run with 100,000 entries opens with its first page.
+function journalCard(id) {
+  const body = el('tbody', {});
+  const more = el('button', { class: 'secondary', id: 'journal-more' }, 'Load more');
+  let after = 0;
+  async function load() {
+    const page = await api('/runs/' + id + '/journal?limit=200&after=' + after).catch((e) => { toast(e.message); return null; });
+    if (!page) return;
+    page.entries.forEach((entry) => body.append(el('tr', {},
+      el('td', { text: String(entry.seq) }), el('td', { text: when(entry.timestamp) }),
+      el('td', { text: entry.event.type }), el('td', { class: 'wrap' }, el('code', { text: JSON.stringify(entry.event) })))));
+    more.hidden = page.next === null;
+    if (page.next !== null) after = page.next;
+  }
+  more.addEventListener('click', load);
+  load();
+  return el('div', { class: 'card' }, el('h2', { text: 'Journal' }),
+    el('table', { id: 'journal' }, el('thead', {}, el('tr', {}, ['Seq', 'When', 'Event', 'Detail'].map((h) => el('th', { text: h })))), body), more);
+}
+
+// --- flows ------------------------------------------------------------------------------------
+
+async function flowsView() {
+  const route = currentRoute;
+  const flows = await api('/flows');
+  show(route, el('h1', { text: 'Flows' }), el('div', { class: 'card' }, el('table', { id: 'flows' },
+    el('thead', {}, el('tr', {}, ['Flow', 'Hash', 'Created'].map((h) => el('th', { text: h })))),
+    el('tbody', {}, flows.flows.map((f) => el('tr', {},
+      el('td', {}, el('a', { href: '#/flow/' + encodeURIComponent(f.name), text: f.name })),
+      el('td', { text: shortId(f.hash) }), el('td', { text: when(f.createdAt) })))))));
+}
+
+async function flowView(name) {
+  const route = currentRoute;
+  const flow = await api('/flows/' + encodeURIComponent(name));
+  const input = el('textarea', { id: 'start-input', 'aria-label': 'Input (JSON)', text: '{}' });
+  const start = el('button', { id: 'start-run', onclick: async () => {
+    let parsed;
+    try { parsed = JSON.parse(input.value || '{}'); } catch (e) { toast('The input is not valid JSON: ' + e.message); return; }
+    try {
+      const run = await api('/runs', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ flow: name, input: parsed }) });
+      location.hash = '#/run/' + run.id;
+    } catch (error) { toast(error.message); }
+  } }, 'Start a run');
+  show(route, el('h1', { text: 'Flow ' + name }),
+    el('div', { class: 'grid2' },
+      el('div', { class: 'card' }, el('h2', { text: 'Graph' }), dag(flow, [])),
+      el('div', { class: 'card' }, el('h2', { text: 'Start a run' }), input, el('div', { class: 'actions' }, start))),
+    el('div', { class: 'card' }, el('h2', { text: 'Definition' }), pretty(flow.definition)),
+    el('div', { class: 'card' }, el('h2', { text: 'Versions' }), el('table', {},
+      el('tbody', {}, flow.versions.map((v) => el('tr', {}, el('td', { text: v.hash }), el('td', { text: when(v.createdAt) })))))));
+}
+
+// --- cluster ----------------------------------------------------------------------------------
+
+async function clusterView() {
+  const route = currentRoute;
+  const [cluster, recovery] = await Promise.all([api('/cluster'), api('/recovery/incomplete?limit=50')]);
+  show(route, el('h1', { text: 'Cluster' }),
+    el('div', { class: 'card' }, el('table', { id: 'nodes' },
+      el('thead', {}, el('tr', {}, ['Node', 'Address', 'Lease', 'Draining', 'Running runs', 'Started'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, cluster.nodes.map((n) => el('tr', { 'data-node': n.id },
+        el('td', { text: n.id + (n.self ? ' (this node)' : '') }), el('td', { text: n.address }),
+        el('td', { text: n.leaseState }), el('td', { text: n.draining ? 'yes' : 'no' }),
+        el('td', { text: String(n.ownedRuns) }), el('td', { text: when(n.startedAt) })))))),
+    el('h2', { text: 'Incomplete runs' }),
+    el('div', { class: 'card' }, el('table', { id: 'incomplete' },
+      el('thead', {}, el('tr', {}, ['Run', 'Status', 'Owner', 'Owner alive', 'Set aside'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, recovery.runs.map((r) => el('tr', {},
+        el('td', {}, el('a', { href: '#/run/' + r.id, text: shortId(r.id) })),
+        el('td', {}, badge(r.status)), el('td', { text: r.owner || '' }),
+        el('td', { text: r.ownerAlive ? 'yes' : 'no' }),
+        el('td', { class: 'wrap', text: r.setAside ? (r.setAside.reason || 'yes') : '' })))))));
+  if (route !== currentRoute) return;
+  openStream('', () => { clearTimeout(clusterView.timer); clusterView.timer = setTimeout(clusterView, 500); });
+}
+
+// --- routing ----------------------------------------------------------------------------------
+
+async function route() {
+  closeStream();
+  clearTimeout(clusterView.timer);
+  currentRoute++;
+  const hash = location.hash || '#/runs';
+  const [path, query] = hash.slice(1).split('?');
+  const parts = path.split('/').filter(Boolean);
+  document.querySelectorAll('nav a').forEach((a) => a.classList.toggle('active', a.id === 'nav-' + (parts[0] === 'run' ? 'runs' : parts[0] === 'flow' ? 'flows' : parts[0])));
+  try {
+    if (parts[0] === 'run' && parts[1]) await runView(parts[1]);
+    else if (parts[0] === 'flows') await flowsView();
+    else if (parts[0] === 'flow' && parts[1]) await flowView(decodeURIComponent(parts[1]));
+    else if (parts[0] === 'cluster') await clusterView();
+    else await runsView(new URLSearchParams(query || ''));
+  } catch (error) {
+    main.replaceChildren(el('p', { class: 'error', text: error.message }));
+  }
+}
+
+window.addEventListener('hashchange', route);
+api('/version').then((v) => { document.getElementById('self').textContent = 'node ' + v.nodeId + ' · ' + v.version; }).catch(() => {});
+route();

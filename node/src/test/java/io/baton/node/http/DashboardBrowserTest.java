@@ -1,0 +1,320 @@
+package io.baton.node.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The dashboard as a person uses it, in real headless Chromium (Debian's {@code chromium} and
+ * {@code chromium-driver}; {@code deploy/test.sh} installs them) against real nodes: filter the
+ * runs, open a recoverable failed run, resume it and watch it succeed without a reload; approve a
+ * waiting run; see two nodes on the cluster page and, after one stops, the ownership history of the
+ * run it handed off. Screenshots of every page at 1280×800 and at a phone's width go to {@code
+ * target/screenshots/}.
+ */
+class DashboardBrowserTest extends ApiTestBase {
+  static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
+  static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
+  private static final Path SCREENSHOTS = Paths.get("target", "screenshots");
+  private static final Dimension WIDE = new Dimension(1280, 800);
+  private static final Dimension PHONE = new Dimension(390, 844);
+
+  private ChromeDriverService service;
+  private WebDriver browser;
+  private Path profile;
+
+  /** A headless Chromium on a fresh profile that makes no requests of its own. */
+  static ChromeOptions options(Path profile) {
+    return new ChromeOptions()
+        .setBinary(CHROMIUM.toFile())
+        .addArguments(
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--user-data-dir=" + profile);
+  }
+
+  @BeforeAll
+  void openBrowser() throws IOException {
+    assertThat(CHROMEDRIVER)
+        .as("chromium-driver is not installed: apt-get install -y chromium chromium-driver")
+        .isExecutable();
+    profile = Files.createTempDirectory("baton-chromium");
+    service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(CHROMEDRIVER.toFile())
+            .usingAnyFreePort()
+            .build();
+    browser = new ChromeDriver(service, options(profile));
+    browser.manage().window().setSize(WIDE);
+    Files.createDirectories(SCREENSHOTS);
+  }
+
+  @AfterAll
+  void closeBrowser() throws IOException {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (service != null) {
+      service.stop();
+    }
+    if (profile != null) {
+      try (var files = Files.walk(profile)) {
+        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+      }
+    }
+  }
+
+  private WebDriverWait waiting() {
+    return new WebDriverWait(browser, TIMEOUT, Duration.ofMillis(50));
+  }
+
+  private void open(TestNode target, String hash) {
+    browser.get(target.uri() + "/" + hash);
+  }
+
+  private WebElement await(By selector) {
+    return waiting().until(ExpectedConditions.visibilityOfElementLocated(selector));
+  }
+
+  private void awaitText(By selector, String text) {
+    waiting().until(ExpectedConditions.textToBePresentInElementLocated(selector, text));
+  }
+
+  /** This page at 1280×800 and at a phone's width, into target/screenshots. */
+  private void screenshots(String page) throws IOException {
+    for (Dimension size : new Dimension[] {WIDE, PHONE}) {
+      browser.manage().window().setSize(size);
+      File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+      Path target = SCREENSHOTS.resolve(page + "-" + size.getWidth() + ".png");
+      Files.copy(shot.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+      assertThat(Files.size(target)).isPositive();
+    }
+    browser.manage().window().setSize(WIDE);
+  }
+
+  @Test
+  void filter_the_runs_open_a_recoverable_failure_resume_it_and_see_it_succeed_live()
+      throws Exception {
+    String toggled = uniqueName("toggled");
+    String switchName = uniqueName("switch");
+    applyFlow(TestFlows.toggled(toggled, switchName));
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.quick(quick));
+    UUID done = submit(quick, "{\"value\": 1}");
+    UUID failed = submit(toggled);
+    awaitStatus(failed, "FAILED");
+    awaitStatus(done, "SUCCEEDED");
+
+    open(node, "#/runs");
+    await(By.id("run-" + failed));
+    await(By.id("run-" + done));
+    screenshots("runs");
+
+    browser.findElement(By.cssSelector("input[name=status][value=FAILED]")).click();
+    new Select(browser.findElement(By.name("flow"))).selectByVisibleText(toggled);
+    browser.findElement(By.id("apply-filters")).click();
+    waiting()
+        .until(
+            d ->
+                d.getCurrentUrl().contains("status=FAILED")
+                    && d.findElements(By.id("run-" + done)).isEmpty()
+                    && d.findElements(By.cssSelector("#runs-body tr.run-row")).size() == 1
+                    && !d.findElements(By.id("run-" + failed)).isEmpty());
+
+    browser.findElement(By.id("run-" + failed)).click();
+    WebElement resume = await(By.id("cmd-resume"));
+    waiting().until(ExpectedConditions.elementToBeClickable(resume));
+    assertThat(browser.findElement(By.id("cmd-approve")).isEnabled()).isFalse();
+    assertThat(browser.findElement(By.id("cmd-approve")).getAttribute("title"))
+        .isEqualTo("No step is waiting for an approval");
+    screenshots("run-failed");
+
+    ((JavascriptExecutor) browser).executeScript("window.notReloaded = true;");
+    steps.switchOn(switchName);
+    browser.findElement(By.id("cmd-resume")).click();
+    awaitText(By.id("run-status"), "SUCCEEDED");
+    assertThat(((JavascriptExecutor) browser).executeScript("return window.notReloaded === true"))
+        .as("the page updated itself, it was not reloaded")
+        .isEqualTo(true);
+    assertThat(browser.findElement(By.id("cmd-resume")).isEnabled()).isFalse();
+  }
+
+  @Test
+  void approve_a_waiting_run_from_its_page() throws Exception {
+    String approval = uniqueName("approval");
+    applyFlow(TestFlows.approval(approval));
+    UUID runId = submit(approval, "{\"orderId\": \"o-7\"}");
+    awaitApprovalRequested(runId, "ask");
+
+    open(node, "#/run/" + runId);
+    WebElement approve = await(By.id("cmd-approve"));
+    waiting().until(ExpectedConditions.elementToBeClickable(approve));
+    await(By.cssSelector("svg.dag g[data-step=ask]"));
+    screenshots("run-waiting");
+    browser.findElement(By.id("reason")).sendKeys("looks right");
+    approve.click();
+    awaitText(By.id("run-status"), "SUCCEEDED");
+    assertThat(status(runId)).isEqualTo("SUCCEEDED");
+  }
+
+  @Test
+  void a_conflict_that_still_happens_shows_the_apis_message() throws Exception {
+    String approval = uniqueName("approval");
+    applyFlow(TestFlows.approval(approval));
+    UUID runId = submit(approval, "{\"orderId\": \"o-8\"}");
+    awaitApprovalRequested(runId, "ask");
+    open(node, "#/run/" + runId);
+    WebElement cancel = await(By.id("cmd-cancel"));
+    waiting().until(ExpectedConditions.elementToBeClickable(cancel));
+    closeStreamOfPage(); // the page stays as it is: it will not learn of the cancel below
+
+    http.post("/api/v1/runs/" + runId + "/cancel", "{}"); // someone else was faster
+    awaitStatus(runId, "CANCELLED");
+    cancel.click();
+
+    WebElement toast = await(By.id("toast"));
+    assertThat(toast.getText()).contains("Run " + runId).contains("CANCELLED");
+    awaitText(By.id("run-status"), "CANCELLED");
+    assertThat(browser.findElement(By.id("cmd-approve")).isEnabled())
+        .as("a cancelled run's approval step cannot be answered any more")
+        .isFalse();
+    screenshots("run-conflict");
+  }
+
+  private void closeStreamOfPage() {
+    ((JavascriptExecutor) browser).executeScript("closeStream();");
+  }
+
+  @Test
+  void the_cluster_page_shows_two_nodes_and_a_handed_off_run_shows_its_ownership_history()
+      throws Exception {
+    String held = uniqueName("held");
+    applyFlow(TestFlows.held(held));
+    TestNode other = startNode(nodeId("b"));
+    Reply submitted = other.calls().post("/api/v1/runs", "{\"flow\": \"" + held + "\"}");
+    UUID runId = UUID.fromString(submitted.json().get("id").asText());
+    Awaitility.await().atMost(TIMEOUT).until(() -> steps.holding(runId));
+
+    open(node, "#/cluster");
+    await(By.cssSelector("#nodes tr[data-node='" + other.nodeId() + "']"));
+    await(By.cssSelector("#nodes tr[data-node='" + node.nodeId() + "']"));
+    assertThat(browser.findElements(By.cssSelector("#nodes tbody tr"))).hasSize(2);
+    screenshots("cluster");
+
+    other.close(); // drains, then hands its runs over as SIGTERM does
+    Awaitility.await().atMost(TIMEOUT).until(() -> run(runId).get("ownership").size() >= 2);
+    open(node, "#/run/" + runId);
+    await(By.id("ownership"));
+    waiting().until(d -> d.findElements(By.cssSelector("#ownership tbody tr")).size() >= 2);
+    String history = browser.findElement(By.id("ownership")).getText();
+    assertThat(history).contains(other.nodeId()).contains(node.nodeId());
+    screenshots("run-handed-off");
+    steps.release(runId);
+  }
+
+  /**
+   * Prints how long a change committed on one node takes to show on a page open on another: for
+   * each run, from the moment its SUCCEEDED was stamped (its {@code updatedAt}) to the moment its
+   * row showed SUCCEEDED in the browser (same machine, same clock). Asserts only that every change
+   * arrives.
+   */
+  @Test
+  void changes_committed_on_another_node_appear_on_an_open_page() throws Exception {
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.quick(quick));
+    TestNode viewer = startNode(nodeId("c"));
+    open(viewer, "#/runs?flow=" + quick);
+    await(By.id("runs"));
+    waiting().until(d -> d.findElement(By.id("live")).getText().equals("live"));
+    ((JavascriptExecutor) browser)
+        .executeScript(
+            """
+            window.shownAt = {};
+            new MutationObserver(() => {
+              document.querySelectorAll('#runs-body tr[data-status=SUCCEEDED]').forEach((row) => {
+                if (!window.shownAt[row.id]) window.shownAt[row.id] = Date.now();
+              });
+            }).observe(document.getElementById('runs-body'), {childList: true, subtree: true});
+            """);
+    int runs = 20;
+    List<UUID> submitted = new ArrayList<>();
+    for (int i = 0; i < runs; i++) {
+      submitted.add(submit(quick));
+      Thread.sleep(50); // spread the changes out, as a person's cluster would
+    }
+    double[] latencies = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      UUID runId = submitted.get(i);
+      Instant committed = Instant.parse(awaitStatus(runId, "SUCCEEDED").get("updatedAt").asText());
+      Object shown =
+          waiting()
+              .until(
+                  d ->
+                      ((JavascriptExecutor) d)
+                          .executeScript("return window.shownAt['run-" + runId + "'] || null"));
+      latencies[i] = ((Number) shown).longValue() - committed.toEpochMilli();
+    }
+    Arrays.sort(latencies);
+    System.out.printf(
+        "dashboard: a change committed on node %s shown on a page of node %s after"
+            + " p50 %.0f ms, p95 %.0f ms, max %.0f ms (%d runs)%n",
+        node.nodeId(),
+        viewer.nodeId(),
+        latencies[runs / 2],
+        latencies[(int) Math.ceil(runs * 0.95) - 1],
+        latencies[runs - 1],
+        runs);
+    viewer.close();
+  }
+
+  @Test
+  void the_flows_page_lists_flows_and_starts_a_run_with_a_json_input() throws Exception {
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.quick(quick));
+    open(node, "#/flows");
+    await(By.linkText(quick)).click();
+    WebElement input = await(By.id("start-input"));
+    screenshots("flow");
+    input.clear();
+    input.sendKeys("{\"value\": 42}");
+    browser.findElement(By.id("start-run")).click();
+    awaitText(By.id("run-status"), "SUCCEEDED");
+    String runId = browser.findElement(By.id("run-id")).getText();
+    assertThat(run(UUID.fromString(runId)).get("input").get("value").asInt()).isEqualTo(42);
+  }
+}

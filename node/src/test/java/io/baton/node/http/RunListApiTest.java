@@ -1,0 +1,121 @@
+package io.baton.node.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET /api/v1/runs}: keyset pages by opaque cursor, the filters, derived states, and a
+ * problem body naming the parameter for every bad value; {@code GET /api/v1/runs/{id}/journal}
+ * pages by sequence.
+ */
+class RunListApiTest extends ApiTestBase {
+  private static String encode(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+
+  private List<String> ids(JsonNode page) {
+    List<String> ids = new ArrayList<>();
+    page.get("runs").forEach(run -> ids.add(run.get("id").asText()));
+    return ids;
+  }
+
+  @Test
+  void pages_by_cursor_visit_every_run_once_newest_first() {
+    String flow = uniqueName("paged");
+    applyFlow(TestFlows.quick(flow));
+    List<String> submitted = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      submitted.add(0, submit(flow, "{\"value\": " + i + "}").toString());
+    }
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      String query = "/api/v1/runs?flow=" + flow + "&limit=3";
+      Reply reply = http.get(cursor == null ? query : query + "&cursor=" + cursor);
+      assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+      seen.addAll(ids(reply.json()));
+      cursor = reply.json().get("next").isNull() ? null : reply.json().get("next").asText();
+      pages++;
+    } while (cursor != null);
+    assertThat(pages).isEqualTo(3);
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(submitted).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void filters_by_status_input_and_derived_state() {
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.quick(quick));
+    UUID gold = submit(quick, "{\"value\": 1, \"customer\": {\"tier\": \"gold\"}}");
+    submit(quick, "{\"value\": 2, \"customer\": {\"tier\": \"silver\"}}");
+    String toggled = uniqueName("toggled");
+    applyFlow(TestFlows.toggled(toggled, uniqueName("switch")));
+    UUID failed = submit(toggled);
+    awaitStatus(failed, "FAILED");
+    awaitStatus(gold, "SUCCEEDED");
+
+    String tierGold = encode("{\"customer\": {\"tier\": \"gold\"}}");
+    assertThat(ids(http.get("/api/v1/runs?flow=" + quick + "&input=" + tierGold).json()))
+        .containsExactly(gold.toString());
+    assertThat(ids(http.get("/api/v1/runs?status=failed,succeeded&flow=" + toggled).json()))
+        .containsExactly(failed.toString());
+    JsonNode recoverable =
+        http.get("/api/v1/runs?state=recoverable-failure&flow=" + toggled).json();
+    assertThat(ids(recoverable)).containsExactly(failed.toString());
+    assertThat(recoverable.get("runs").get(0).get("state").asText())
+        .isEqualTo("recoverable-failure");
+    assertThat(ids(http.get("/api/v1/runs?state=stuck&flow=" + quick).json())).isEmpty();
+  }
+
+  @Test
+  void every_bad_parameter_answers_400_naming_it() {
+    String[][] cases = {
+      {"status=BOGUS", "status"},
+      {"cursor=not-a-cursor", "cursor"},
+      {"limit=5000", "limit"},
+      {"createdFrom=yesterday", "createdFrom"},
+      {"input=" + encode("{nope"), "input"},
+      {"input=5", "input"},
+      {"parent=123", "parent"},
+      {"rootsOnly=maybe", "rootsOnly"},
+      {"state=sleepy", "state"},
+    };
+    for (String[] badCase : cases) {
+      JsonNode problem =
+          assertProblem(http.get("/api/v1/runs?" + badCase[0]), 400, "invalid-request");
+      assertThat(problem.get("detail").asText()).as(badCase[0]).contains(badCase[1]);
+    }
+  }
+
+  @Test
+  void the_journal_pages_by_sequence() {
+    String approval = uniqueName("approval");
+    applyFlow(TestFlows.approval(approval));
+    UUID runId = submit(approval, "{\"orderId\": \"o-1\"}");
+    awaitApprovalRequested(runId, "ask");
+    http.post("/api/v1/runs/" + runId + "/approve", "{}");
+    awaitStatus(runId, "SUCCEEDED");
+
+    List<Long> seqs = new ArrayList<>();
+    long after = 0;
+    while (true) {
+      JsonNode page = http.get("/api/v1/runs/" + runId + "/journal?limit=2&after=" + after).json();
+      page.get("entries").forEach(entry -> seqs.add(entry.get("seq").asLong()));
+      if (page.get("next").isNull()) {
+        break;
+      }
+      after = page.get("next").asLong();
+    }
+    assertThat(seqs).hasSizeGreaterThan(4);
+    for (int i = 0; i < seqs.size(); i++) {
+      assertThat(seqs.get(i)).isEqualTo(i + 1L);
+    }
+  }
+}

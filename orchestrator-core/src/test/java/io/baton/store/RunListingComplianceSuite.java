@@ -1,0 +1,237 @@
+package io.baton.store;
+
+import static io.baton.store.RunWriter.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.journal.JournalCodec;
+import io.baton.journal.RunCreated;
+import io.baton.journal.RunStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of the operator's listing ({@link RunIndex#pageRuns}) and the change feed ({@link
+ * RunIndex#runsChangedAfter}). Every implementation's test runs it through {@link
+ * MetadataStoreComplianceSuite}.
+ */
+public abstract class RunListingComplianceSuite extends MetadataStoreComplianceBase {
+  private RunWriter at(Duration offset) {
+    return new RunWriter(journal, T0.plus(offset));
+  }
+
+  private static JsonNode parse(String text) {
+    try {
+      return JournalCodec.mapper().readTree(text);
+    } catch (Exception e) {
+      throw new IllegalArgumentException(text, e);
+    }
+  }
+
+  private List<UUID> everyPage(RunFilter filter, int limit) {
+    List<UUID> seen = new ArrayList<>();
+    RunPosition after = null;
+    for (int pages = 0; pages < 100; pages++) {
+      RunPage page = metadata.pageRuns(filter, after, limit);
+      assertThat(page.runs().size()).isLessThanOrEqualTo(limit);
+      page.runs().forEach(run -> seen.add(run.runId()));
+      if (page.next() == null) {
+        return seen;
+      }
+      assertThat(page.runs()).hasSize(limit);
+      after = page.next();
+    }
+    throw new AssertionError("more than 100 pages");
+  }
+
+  private List<UUID> ids(RunFilter filter) {
+    return metadata.pageRuns(filter, null, 1000).runs().stream().map(RunRecord::runId).toList();
+  }
+
+  @Test
+  void pages_visit_every_matching_run_once_newest_first_even_when_creation_times_tie() {
+    String flow = unique("flow");
+    List<RunRecord> created = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      created.add(metadata.findRun(newRun().create(flow, null).root()).orElseThrow());
+    }
+    for (int i = 1; i <= 3; i++) {
+      created.add(
+          metadata.findRun(at(Duration.ofMinutes(i)).create(flow, null).root()).orElseThrow());
+    }
+    newRun().create(unique("other"), null);
+    List<UUID> expected =
+        created.stream()
+            .sorted(Comparator.comparing(RunPosition::created).reversed())
+            .map(RunRecord::runId)
+            .toList();
+
+    RunFilter filter = RunFilter.all().withFlow(flow);
+    assertThat(everyPage(filter, 3)).containsExactlyElementsOf(expected);
+    assertThat(everyPage(filter, 10)).containsExactlyElementsOf(expected);
+    assertThat(everyPage(filter, 1)).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void runs_created_while_paging_do_not_shift_the_later_pages() {
+    String flow = unique("flow");
+    RunWriter oldest = at(Duration.ofMinutes(1)).create(flow, null);
+    RunWriter older = at(Duration.ofMinutes(2)).create(flow, null);
+    RunWriter newer = at(Duration.ofMinutes(3)).create(flow, null);
+    RunWriter newest = at(Duration.ofMinutes(4)).create(flow, null);
+    RunFilter filter = RunFilter.all().withFlow(flow);
+
+    RunPage first = metadata.pageRuns(filter, null, 2);
+    assertThat(first.runs())
+        .extracting(RunRecord::runId)
+        .containsExactly(newest.root(), newer.root());
+    at(Duration.ofMinutes(5)).create(flow, null);
+    at(Duration.ofMinutes(6)).create(flow, null);
+
+    RunPage second = metadata.pageRuns(filter, first.next(), 2);
+    assertThat(second.runs())
+        .extracting(RunRecord::runId)
+        .containsExactly(older.root(), oldest.root());
+    assertThat(second.next()).isNull();
+  }
+
+  @Test
+  void several_statuses_and_the_recoverable_flag_filter_together() {
+    String flow = unique("flow");
+    RunWriter running = at(Duration.ofMinutes(1)).running(flow, "n", 2);
+    RunWriter recoverable = at(Duration.ofMinutes(2)).running(flow, "n", 2).fail("boom", true);
+    RunWriter fatal = at(Duration.ofMinutes(3)).running(flow, "n", 2).fail("boom", false);
+    RunWriter done = at(Duration.ofMinutes(4)).running(flow, "n", 2).succeed(json("ok", true));
+    at(Duration.ofMinutes(5)).create(flow, null);
+    RunFilter byFlow = RunFilter.all().withFlow(flow);
+
+    assertThat(ids(byFlow.withStatuses(Set.of(RunStatus.FAILED, RunStatus.SUCCEEDED))))
+        .containsExactly(done.root(), fatal.root(), recoverable.root());
+    assertThat(everyPage(byFlow.withStatuses(Set.of(RunStatus.FAILED, RunStatus.RUNNING)), 1))
+        .containsExactly(fatal.root(), recoverable.root(), running.root());
+    assertThat(ids(byFlow.toBuilder().status(RunStatus.FAILED).recoverable(true).build()))
+        .containsExactly(recoverable.root());
+  }
+
+  @Test
+  void owner_tree_parent_roots_and_idempotency_key_filters() {
+    String flow = unique("flow");
+    String node = unique("node");
+    String key = unique("key");
+    RunWriter mine = at(Duration.ofMinutes(1)).running(flow, node, 2);
+    UUID child = mine.child(mine.root(), flow);
+    UUID grandchild = mine.child(child, flow);
+    RunWriter keyed = at(Duration.ofMinutes(2)).create(flow, key);
+    at(Duration.ofMinutes(3)).running(flow, unique("node"), 2);
+
+    assertThat(ids(RunFilter.builder().node(node).build())).containsExactly(mine.root());
+    assertThat(ids(RunFilter.builder().rootRunId(mine.root()).build()))
+        .containsExactlyInAnyOrder(mine.root(), child, grandchild);
+    assertThat(ids(RunFilter.builder().parentRunId(child).build())).containsExactly(grandchild);
+    assertThat(ids(RunFilter.builder().flowName(flow).rootsOnly(true).build()))
+        .hasSize(3)
+        .doesNotContain(child, grandchild);
+    assertThat(ids(RunFilter.builder().idempotencyKey(key).build())).containsExactly(keyed.root());
+    assertThat(
+            ids(
+                RunFilter.builder()
+                    .flowName(flow)
+                    .status(RunStatus.RUNNING)
+                    .rootsOnly(true)
+                    .ownerNotIn(Set.of(node))
+                    .build()))
+        .hasSize(1)
+        .doesNotContain(mine.root());
+  }
+
+  @Test
+  void time_ranges_include_their_start_and_exclude_their_end() {
+    String flow = unique("flow");
+    RunWriter first = at(Duration.ofHours(1)).create(flow, null);
+    RunWriter second = at(Duration.ofHours(2)).create(flow, null);
+    RunWriter third = at(Duration.ofHours(3)).create(flow, null);
+    Instant secondCreated = metadata.findRun(second.root()).orElseThrow().createdAt();
+    Instant thirdCreated = metadata.findRun(third.root()).orElseThrow().createdAt();
+    RunFilter byFlow = RunFilter.all().withFlow(flow);
+
+    assertThat(ids(byFlow.toBuilder().created(secondCreated, thirdCreated).build()))
+        .containsExactly(second.root());
+    assertThat(ids(byFlow.toBuilder().created(secondCreated, null).build()))
+        .containsExactly(third.root(), second.root());
+    assertThat(ids(byFlow.toBuilder().created(null, secondCreated).build()))
+        .containsExactly(first.root());
+
+    first.after(Duration.ofHours(5)).claim("n", 5); // its row now changed after the others
+    Instant firstUpdated = metadata.findRun(first.root()).orElseThrow().updatedAt();
+    assertThat(ids(byFlow.toBuilder().updated(firstUpdated, null).build()))
+        .containsExactly(first.root());
+  }
+
+  @Test
+  void input_and_output_filters_match_by_json_containment() {
+    String flow = unique("flow");
+    RunWriter gold = at(Duration.ofMinutes(1));
+    gold.append(
+        gold.root(),
+        RunCreated.root(
+            flow,
+            "h",
+            parse("{\"customer\": {\"id\": \"c-1\", \"tier\": \"gold\"}, \"items\": [1, 2]}")));
+    RunWriter silver = at(Duration.ofMinutes(2));
+    silver.append(
+        silver.root(),
+        RunCreated.root(
+            flow,
+            "h",
+            parse("{\"customer\": {\"id\": \"c-2\", \"tier\": \"silver\"}, \"items\": [3]}")));
+    gold.claim("n", 2)
+        .status(RunStatus.PENDING, RunStatus.RUNNING)
+        .succeed(parse("{\"total\": 12.0}"));
+    RunFilter byFlow = RunFilter.all().withFlow(flow);
+
+    assertThat(
+            ids(
+                byFlow.toBuilder()
+                    .inputContains(parse("{\"customer\": {\"tier\": \"gold\"}}"))
+                    .build()))
+        .containsExactly(gold.root());
+    assertThat(ids(byFlow.toBuilder().inputContains(parse("{\"items\": [3]}")).build()))
+        .containsExactly(silver.root());
+    assertThat(
+            ids(
+                byFlow.toBuilder()
+                    .inputContains(parse("{\"customer\": {\"id\": \"c-3\"}}"))
+                    .build()))
+        .isEmpty();
+    assertThat(ids(byFlow.toBuilder().outputContains(parse("{\"total\": 12}")).build()))
+        .containsExactly(gold.root());
+  }
+
+  @Test
+  void the_change_feed_returns_each_run_at_its_latest_change_oldest_first() {
+    RunWriter a = at(Duration.ofMinutes(1)).create("f", null);
+    RunWriter b = at(Duration.ofMinutes(2)).create("f", null);
+    RunWriter c = at(Duration.ofMinutes(3)).create("f", null);
+    RunPosition start = new RunPosition(T0, new UUID(0, 0));
+
+    assertThat(metadata.runsChangedAfter(start, 10))
+        .extracting(RunRecord::runId)
+        .containsExactly(a.root(), b.root(), c.root());
+
+    a.after(Duration.ofMinutes(10)).claim("n", 3).status(RunStatus.PENDING, RunStatus.RUNNING);
+    List<RunRecord> changed = metadata.runsChangedAfter(start, 10);
+    assertThat(changed).extracting(RunRecord::runId).containsExactly(b.root(), c.root(), a.root());
+    assertThat(changed.get(2).status()).isEqualTo(RunStatus.RUNNING);
+
+    RunPosition afterB = RunPosition.updated(changed.get(0));
+    assertThat(metadata.runsChangedAfter(afterB, 1))
+        .extracting(RunRecord::runId)
+        .containsExactly(c.root());
+  }
+}
