@@ -85,6 +85,11 @@ public record RebalanceConfig(
         enabled, interval, band, maxMovesPerRound, maxShare, after, offerPollInterval);
   }
 
+  public RebalanceConfig withOfferPollInterval(Duration every) {
+    return new RebalanceConfig(
+        enabled, interval, band, maxMovesPerRound, maxShare, coolDown, every);
+  }
+
   public RebalanceConfig withMaxMovesPerRound(int max) {
     return new RebalanceConfig(enabled, interval, band, max, maxShare, coolDown, offerPollInterval);
   }

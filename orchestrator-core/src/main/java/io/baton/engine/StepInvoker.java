@@ -321,7 +321,12 @@ final class StepInvoker {
                     return;
                   }
                   tree.unjournaled.remove(attempt.key);
-                  startChild(tree, run, step, attempt, flowName, input, flow, failure);
+                  // the run may have been cancelled while its child's flow was resolved: a
+                  // finished run starts no child (it would run on under a finished parent)
+                  RunState now = tree.state.run(run.runId());
+                  if (now != null && !DecidedStatus.status(tree, now).isTerminal()) {
+                    startChild(tree, now, step, attempt, flowName, input, flow, failure);
+                  }
                   loop.drive(tree);
                 }));
   }

@@ -71,9 +71,15 @@ final class TreeDriver {
     invoker.invokeStarted(tree);
     Set<UUID> blocked = new HashSet<>();
     for (RunState run : List.copyOf(tree.state.runs())) {
-      if (!DecidedStatus.status(tree, run).isTerminal()) {
-        advance(tree, run, now, blocked);
+      if (DecidedStatus.status(tree, run).isTerminal()) {
+        continue;
       }
+      if (parentCancelled(tree, run)) {
+        // a child whose creation was still being journaled when its parent was cancelled
+        Cancellations.cancel(tree, run, "its parent run was cancelled");
+        continue;
+      }
+      advance(tree, run, now, blocked);
     }
     updateStatuses(tree, now, blocked);
     appends.flush(tree);
@@ -81,12 +87,18 @@ final class TreeDriver {
       loop.retire(tree, true);
       return;
     }
-    if (tree.leaving != null && tree.quiet()) {
+    if (tree.leaving != null && (tree.quiet() || Defect.LET_GO_MID_STEP.isActive())) {
       // let go at this step boundary: nothing of the tree is in flight or unjournaled
       loop.handOver(tree);
       return;
     }
     wakeups.arm(tree, now);
+  }
+
+  private static boolean parentCancelled(ActiveTree tree, RunState run) {
+    UUID parentId = run.parentRunId();
+    RunState parent = parentId == null ? null : tree.state.run(parentId);
+    return parent != null && DecidedStatus.status(tree, parent) == RunStatus.CANCELLED;
   }
 
   private static boolean finishedOrParked(ActiveTree tree) {

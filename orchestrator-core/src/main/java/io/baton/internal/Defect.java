@@ -30,7 +30,9 @@ public enum Defect {
    * The failure detector takes a probe without evidence (a timeout: a paused or partitioned node)
    * for a death, and revokes the lease of a node whose process is alive.
    */
-  UNKNOWN_IS_DEATH;
+  UNKNOWN_IS_DEATH,
+  /** A tree being let go to another node (rebalancing) leaves with a step still in flight. */
+  LET_GO_MID_STEP;
 
   private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
 

@@ -3,6 +3,7 @@ package io.baton.sim;
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.cluster.OrchestratorNode;
+import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineMetrics;
 import io.baton.engine.FlowRegistry;
@@ -232,6 +233,11 @@ final class ClusterSimulation {
                     .withStoreOutageHandoff(Duration.ofSeconds(10)))
             .address(sim.id)
             .nodeProbe(this::probe)
+            .rebalance(
+                RebalanceConfig.defaults()
+                    .withInterval(Duration.ofSeconds(15))
+                    .withCoolDown(Duration.ofSeconds(30))
+                    .withOfferPollInterval(Duration.ofMillis(500)))
             .scheduler(sim.view)
             .stores(stores)
             .leases(leases)

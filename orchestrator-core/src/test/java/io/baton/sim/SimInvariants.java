@@ -117,6 +117,9 @@ final class SimInvariants {
       if (tree.root().status().isTerminal() && !run.status().isTerminal()) {
         violations.add(
             "run " + run.runId() + " is " + run.status() + " under finished root " + root);
+        if (Boolean.getBoolean("baton.sim.verbose")) {
+          stores.journal().readFrom(root, 1, 1_000_000).forEach(e -> System.err.println("  " + e));
+        }
       }
     }
     return violations;

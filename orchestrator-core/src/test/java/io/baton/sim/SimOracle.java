@@ -2,6 +2,7 @@ package io.baton.sim;
 
 import io.baton.capability.Invocation;
 import io.baton.journal.AppendRequest;
+import io.baton.journal.ClaimReason;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunClaimed;
 import io.baton.journal.RunCreated;
@@ -137,15 +138,20 @@ final class SimOracle {
    * be claimed from another node only once the lease that fenced it has died.
    */
   void claimed(AppendRequest claim, TreeState tree) {
-    String node =
+    RunClaimed claimed =
         claim.entries().stream()
             .map(JournalEntry::event)
             .filter(RunClaimed.class::isInstance)
-            .map(e -> ((RunClaimed) e).node())
+            .map(RunClaimed.class::cast)
             .findFirst()
             .orElseThrow();
+    String node = claimed.node();
     UUID root = claim.rootRunId();
     String owner = tree.owner();
+    if (claimed.reason() == ClaimReason.REBALANCE) {
+      letGoAtStepBoundary(node, owner, root, tree);
+      return;
+    }
     if (tree.root() == null
         || tree.root().status() != RunStatus.RUNNING
         || owner == null
@@ -166,6 +172,43 @@ final class SimOracle {
               + tree.claims().stream()
                   .map(c -> c.node() + "@" + c.token() + " " + c.reason())
                   .toList());
+    }
+  }
+
+  /**
+   * A run moved by rebalancing is claimed from a live owner, so the owner must have let it go at a
+   * step boundary: every step its owner invoked has its outcome journaled before the claim.
+   */
+  private void letGoAtStepBoundary(String node, String owner, UUID root, TreeState tree) {
+    for (Invoked invoked : invocations) {
+      if (!invoked.root().equals(root) || !invoked.node().equals(owner)) {
+        continue;
+      }
+      RunState run = tree.run(invoked.runId());
+      StepState step =
+          run == null || !run.hasStep(invoked.step()) ? null : run.step(invoked.step());
+      // a suspended step (a subflow call, an approval, a timer) is WAITING on its journaled outcome
+      boolean outcome =
+          step != null
+              && (step.status() == StepStatus.WAITING
+                  || step.attempts() > invoked.attempt()
+                  || (step.attempts() == invoked.attempt() && step.status() != StepStatus.PENDING));
+      if (!outcome) {
+        violations.add(
+            node
+                + " took run "
+                + root
+                + " from "
+                + owner
+                + " by rebalancing while its step "
+                + invoked.runId()
+                + "/"
+                + invoked.step()
+                + "#"
+                + invoked.attempt()
+                + " had no journaled outcome (moved mid-step)");
+        return;
+      }
     }
   }
 

@@ -27,7 +27,7 @@ final class NodeInfoCodec {
     json.put("startedAt", info.startedAt() == null ? null : info.startedAt().toString());
     json.put("version", info.version());
     json.put("draining", info.draining());
-    if (info.load() != NodeLoad.UNKNOWN) {
+    if (!info.load().equals(NodeLoad.UNKNOWN)) {
       ObjectNode load = json.putObject("load");
       load.put("activeRuns", info.load().activeRuns());
       load.put("stepsPerSecond", info.load().stepsPerSecond());
