@@ -83,6 +83,7 @@ public final class NodeRuntime implements AutoCloseable {
         OrchestratorNode.builder()
             .config(config.engine())
             .recovery(config.recovery())
+            .rebalance(config.rebalance())
             .events(config.events())
             .scheduler(scheduler)
             .stores(stores)

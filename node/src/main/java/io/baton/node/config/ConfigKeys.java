@@ -1,5 +1,6 @@
 package io.baton.node.config;
 
+import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
 import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
@@ -168,6 +169,42 @@ public final class ConfigKeys {
           ConfigType.DURATION,
           Durations.format(RecoveryConfig.DEFAULT_STORE_OUTAGE_HANDOFF),
           "How long this node's journal appends may keep failing (the database unreachable from this node only) before it gives its runs away to nodes that reach the store, and waits, not ready, for the store. 0s turns it off.");
+  public static final ConfigKey REBALANCE_ENABLED =
+      add(
+          "rebalance.enabled",
+          ConfigType.BOOLEAN,
+          "true",
+          "Even out active runs across the nodes: a node above its fair share lets runs go at a step boundary and offers them to nodes below it.");
+  public static final ConfigKey REBALANCE_INTERVAL =
+      add(
+          "rebalance.interval",
+          ConfigType.DURATION,
+          Durations.format(RebalanceConfig.DEFAULT_INTERVAL),
+          "How often a rebalancing round runs on each node; a node's rounds never overlap.");
+  public static final ConfigKey REBALANCE_BAND_PERCENT =
+      add(
+          "rebalance.bandPercent",
+          ConfigType.INTEGER,
+          String.valueOf(Math.round(RebalanceConfig.DEFAULT_BAND * 100)),
+          "No run moves while every node is within this many percent of its fair share of the active runs.");
+  public static final ConfigKey REBALANCE_MAX_MOVES_PER_ROUND =
+      add(
+          "rebalance.maxMovesPerRound",
+          ConfigType.INTEGER,
+          String.valueOf(RebalanceConfig.DEFAULT_MAX_MOVES_PER_ROUND),
+          "The most runs one node gives away in one round.");
+  public static final ConfigKey REBALANCE_MAX_SHARE_PERCENT =
+      add(
+          "rebalance.maxSharePercent",
+          ConfigType.INTEGER,
+          String.valueOf(Math.round(RebalanceConfig.DEFAULT_MAX_SHARE * 100)),
+          "The most, in percent of its active runs, one node gives away in one round.");
+  public static final ConfigKey REBALANCE_COOL_DOWN =
+      add(
+          "rebalance.coolDown",
+          ConfigType.DURATION,
+          Durations.format(RebalanceConfig.DEFAULT_COOL_DOWN),
+          "A run moved to a node is not moved again for this long.");
   public static final ConfigKey EXECUTION_MAX_CONCURRENT_RUNS =
       add(
           "execution.maxConcurrentRuns",

@@ -1,5 +1,6 @@
 package io.baton.node.config;
 
+import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
 import io.baton.event.EventsConfig;
 import io.baton.recovery.RecoveryConfig;
@@ -20,6 +21,7 @@ public record NodeConfig(
     EngineConfig engine,
     RecoveryConfig recovery,
     EventsConfig events,
+    RebalanceConfig rebalance,
     Path flowsDir,
     String loggingFormat) {
 
@@ -78,6 +80,7 @@ public record NodeConfig(
             EventsConfig.DEFAULT_BATCH_SIZE,
             EventsConfig.DEFAULT_RETRY_AFTER,
             positiveDuration(settings, ConfigKeys.EVENTS_RETENTION)),
+        rebalance(settings),
         settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
         settings.choice(ConfigKeys.LOGGING_FORMAT));
   }
@@ -117,6 +120,25 @@ public record NodeConfig(
     int maxRuns = positive(settings, ConfigKeys.EXECUTION_MAX_CONCURRENT_RUNS);
     Duration drain = positiveDuration(settings, ConfigKeys.EXECUTION_DRAIN_TIMEOUT);
     return EngineConfig.defaults(nodeId).withMaxConcurrentRuns(maxRuns).withDrainTimeout(drain);
+  }
+
+  private static RebalanceConfig rebalance(Settings settings) {
+    double band = settings.integer(ConfigKeys.REBALANCE_BAND_PERCENT) / 100.0;
+    if (band < 0 || band >= 1) {
+      throw settings.bad(ConfigKeys.REBALANCE_BAND_PERCENT, "must be between 0 and 99");
+    }
+    double share = settings.integer(ConfigKeys.REBALANCE_MAX_SHARE_PERCENT) / 100.0;
+    if (share <= 0 || share > 1) {
+      throw settings.bad(ConfigKeys.REBALANCE_MAX_SHARE_PERCENT, "must be between 1 and 100");
+    }
+    return new RebalanceConfig(
+        settings.bool(ConfigKeys.REBALANCE_ENABLED),
+        positiveDuration(settings, ConfigKeys.REBALANCE_INTERVAL),
+        band,
+        positive(settings, ConfigKeys.REBALANCE_MAX_MOVES_PER_ROUND),
+        share,
+        notNegative(settings, ConfigKeys.REBALANCE_COOL_DOWN),
+        RebalanceConfig.DEFAULT_OFFER_POLL_INTERVAL);
   }
 
   private static RecoveryConfig recovery(Settings settings) {

@@ -30,6 +30,13 @@ final class ClusterRoutes implements Routes {
         .summary("Every node with a live lease, and gone nodes still recorded as owners")
         .responds(200, "the nodes");
     routes
+        .post("/api/cluster/rebalance", this::rebalance)
+        .permission(Permission.CLUSTER_READ)
+        .summary(
+            "The rebalancing moves the nodes' announced loads call for; without dryRun=true this"
+                + " node also carries out its own moves now")
+        .responds(200, "the moves", 400, "dryRun is not true or false");
+    routes
         .get("/api/version", this::version)
         .permission(Permission.PUBLIC)
         .summary("This node's id and version")
@@ -44,7 +51,8 @@ final class ClusterRoutes implements Routes {
       nodes.add(live(info, runs == null ? 0 : runs));
     }
     owned.forEach(
-        (gone, runs) -> nodes.add(new NodeJson(gone, "", null, "", false, false, "GONE", runs)));
+        (gone, runs) ->
+            nodes.add(new NodeJson(gone, "", null, "", false, false, "GONE", runs, 0, 0, false)));
     nodes.sort(Comparator.comparing(NodeJson::id));
     Json.send(ctx, 200, Json.object("self", node.nodeId(), "nodes", nodes));
   }
@@ -59,7 +67,23 @@ final class ClusterRoutes implements Routes {
         info.draining(),
         self,
         self ? node.leases().state().name() : "ALIVE",
-        runs);
+        runs,
+        info.load().activeRuns(),
+        info.load().stepsPerSecond(),
+        info.load().accepting());
+  }
+
+  private void rebalance(Context ctx) {
+    String dryRun = ctx.queryParam("dryRun");
+    if (dryRun != null && !dryRun.equals("true") && !dryRun.equals("false")) {
+      throw new InvalidRequestException("dryRun must be true or false, got '" + dryRun + "'");
+    }
+    boolean planOnly = "true".equals(dryRun);
+    ctx.future(
+        () ->
+            (planOnly ? node.rebalancePlan() : node.rebalanceNow())
+                .thenAccept(
+                    moves -> Json.send(ctx, 200, Json.object("dryRun", planOnly, "moves", moves))));
   }
 
   private void version(Context ctx) {

@@ -141,6 +141,9 @@ class ApiContractTest extends ApiTestBase {
     call("GET", "/health/ready", "/health/ready", null, 200);
     call("GET", "/metrics", "/metrics", null, 200);
     call("GET", "/api/cluster", "/api/cluster", null, 200);
+    String rebalance = "/api/cluster/rebalance";
+    call("POST", rebalance, rebalance + "?dryRun=true", null, 200);
+    call("POST", rebalance, rebalance + "?dryRun=perhaps", null, 400);
     call("GET", "/api/run-counts", "/api/run-counts", null, 200);
     call("GET", "/api/events", "/api/events", null, 200);
     call("GET", "/api/events", "/api/events?limit=x", null, 400);

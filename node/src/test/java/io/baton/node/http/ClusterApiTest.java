@@ -52,6 +52,18 @@ public class ClusterApiTest extends ApiTestBase {
   }
 
   @Test
+  void rebalance_shows_the_plan_and_refuses_a_bad_dry_run() {
+    Reply plan = http.post("/api/cluster/rebalance?dryRun=true", "");
+    assertThat(plan.status()).isEqualTo(200);
+    assertThat(plan.json().get("dryRun").asBoolean()).isTrue();
+    assertThat(plan.json().get("moves").isArray()).isTrue();
+
+    Reply bad = http.post("/api/cluster/rebalance?dryRun=maybe", "");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.body()).contains("dryRun");
+  }
+
+  @Test
   void version_names_the_node_and_its_version() {
     Reply reply = http.get("/api/version");
 
