@@ -56,6 +56,16 @@ public final class Orchestrator {
     return commands.applyFlow(text, sourceName);
   }
 
+  /** Validates a flow without storing it (to check who may apply it before it is stored). */
+  public Flow readFlow(String text, String sourceName) {
+    return commands.readFlow(text, sourceName);
+  }
+
+  /** Stores a flow {@link #readFlow} validated. */
+  public Flow registerFlow(Flow flow) {
+    return commands.registerFlow(flow);
+  }
+
   public Optional<Flow> flow(String name) {
     return queries.flow(name);
   }

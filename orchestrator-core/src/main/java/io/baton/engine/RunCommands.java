@@ -65,6 +65,16 @@ public final class RunCommands {
     return flows.apply(text, sourceName);
   }
 
+  /** Validates a flow without storing it; see {@link FlowRegistry#read}. */
+  public Flow readFlow(String text, String sourceName) {
+    return flows.read(text, sourceName);
+  }
+
+  /** Stores a validated flow; see {@link FlowRegistry#register}. */
+  public Flow registerFlow(Flow flow) {
+    return flows.register(flow);
+  }
+
   // --- flows and runs
   // --------------------------------------------------------------------------------
 

@@ -41,7 +41,8 @@ public final class BatonCli {
       new ApproveCommand(),
       new RejectCommand(),
       new ClusterCommand(),
-      new VersionCommand()
+      new VersionCommand(),
+      new KeysCommand()
     };
   }
 

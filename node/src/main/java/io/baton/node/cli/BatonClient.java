@@ -24,8 +24,12 @@ final class BatonClient {
           .connectTimeout(CONNECT_TIMEOUT)
           .build();
 
-  BatonClient(URI server) {
+  private final String token;
+
+  /** A client of {@code server} that sends {@code token} as a bearer token (none when null). */
+  BatonClient(URI server, String token) {
     this.server = server;
+    this.token = token == null || token.isBlank() ? null : token.trim();
   }
 
   URI server() {
@@ -45,9 +49,11 @@ final class BatonClient {
 
   private HttpRequest.Builder request(String path) {
     String base = server.toString().replaceAll("/+$", "");
-    return HttpRequest.newBuilder(URI.create(base + path))
-        .timeout(REQUEST_TIMEOUT)
-        .header("Accept", "application/json");
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(REQUEST_TIMEOUT)
+            .header("Accept", "application/json");
+    return token == null ? request : request.header("Authorization", "Bearer " + token);
   }
 
   private ApiResponse send(HttpRequest.Builder request) {

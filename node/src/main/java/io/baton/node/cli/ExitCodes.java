@@ -19,5 +19,8 @@ public final class ExitCodes {
   /** Nothing answers at the server URL. */
   public static final int SERVER_NOT_RUNNING = 5;
 
+  /** The server refused the caller: no or an unknown token (401), or not allowed (403). */
+  public static final int DENIED = 7;
+
   private ExitCodes() {}
 }

@@ -17,8 +17,15 @@ final class ServerOption {
       description = "The node's HTTP API (default: $BATON_SERVER, else ${DEFAULT-VALUE}).")
   URI server;
 
+  @Option(
+      names = "--token",
+      paramLabel = "TOKEN",
+      defaultValue = "${env:BATON_TOKEN}",
+      description = "The API key sent as a bearer token (default: $BATON_TOKEN).")
+  String token;
+
   BatonClient client() {
-    return new BatonClient(server);
+    return new BatonClient(server, token);
   }
 
   /** Accepts http and https URLs with a host. */

@@ -14,6 +14,7 @@ public record NodeConfig(
     String nodeId,
     String cluster,
     Http http,
+    Auth auth,
     Store store,
     Lease lease,
     EngineConfig engine,
@@ -23,6 +24,13 @@ public record NodeConfig(
 
   /** The HTTP API's settings. */
   public record Http(String host, int port, int maxBodySize) {}
+
+  /**
+   * Who may call the API.
+   *
+   * @param keysFile the API keys file, or null (only with authentication off)
+   */
+  public record Auth(boolean required, Path keysFile, boolean metricsOpen) {}
 
   /** Where runs are stored. */
   public record Store(
@@ -67,12 +75,31 @@ public record NodeConfig(
         nodeId,
         cluster,
         http,
+        auth(settings),
         store(settings),
         lease(settings, cluster),
         engine(settings, nodeId),
         recovery(settings),
         settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
         settings.choice(ConfigKeys.LOGGING_FORMAT));
+  }
+
+  private static Auth auth(Settings settings) {
+    boolean required = settings.choice(ConfigKeys.AUTH_MODE).equals("keys");
+    Path keysFile = settings.optional(ConfigKeys.AUTH_KEYS_FILE).map(Path::of).orElse(null);
+    if (required && keysFile == null) {
+      throw settings.bad(
+          ConfigKeys.AUTH_MODE,
+          "needs "
+              + ConfigKeys.AUTH_KEYS_FILE.name()
+              + " (create keys with 'baton keys create'); to run without authentication set "
+              + ConfigKeys.AUTH_MODE.name()
+              + ": none explicitly");
+    }
+    return new Auth(
+        required,
+        required ? keysFile : null,
+        settings.choice(ConfigKeys.AUTH_METRICS).equals("open"));
   }
 
   private static Store store(Settings settings) {

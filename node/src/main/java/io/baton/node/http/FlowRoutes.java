@@ -47,8 +47,10 @@ final class FlowRoutes implements Routes {
     requireFlowContentType(ctx);
     String source = ctx.queryParam("source");
     Flow flow =
-        orchestrator.applyFlow(
+        orchestrator.readFlow(
             ctx.body(), source == null || source.isBlank() ? DEFAULT_SOURCE : source);
+    AccessGuard.requireFlow(ctx, flow.name());
+    orchestrator.registerFlow(flow);
     ctx.header("Location", "/api/flows/" + flow.name());
     Json.send(ctx, 201, Json.object("name", flow.name(), "hash", flow.hash()));
   }

@@ -2,6 +2,7 @@ package io.baton.node.http;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.cluster.OrchestratorNode;
+import io.baton.node.auth.Authenticator;
 import io.baton.time.NamedThreads;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
@@ -38,13 +39,41 @@ public final class HttpApi implements AutoCloseable {
     this.async = Executors.newCachedThreadPool(NamedThreads.factory("http-async"));
     List<Routes> routes = routes(builder, stream);
     ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
+    AccessGuard guard =
+        new AccessGuard(builder.authenticator, builder.permissions, builder.node.orchestrator());
     this.app =
         Javalin.create(
             config -> {
               configure(config, builder.settings);
+              guard.register(config.routes);
               routes.forEach(r -> r.addTo(config.routes));
               problems.register(config.routes);
             });
+    try {
+      requirePermissionForEveryRoute(builder.permissions);
+    } catch (RuntimeException unguarded) {
+      stream.close();
+      async.shutdownNow();
+      throw unguarded;
+    }
+  }
+
+  /** Deny by default, checked at start: a route nobody gave a permission fails every API test. */
+  private void requirePermissionForEveryRoute(RoutePermissions permissions) {
+    List<String> missing = permissions.missing(registeredRoutes());
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(
+          "routes without a permission in RoutePermissions: " + String.join(", ", missing));
+    }
+  }
+
+  /** Every registered route as {@code "METHOD /path/{param}"}. */
+  List<String> registeredRoutes() {
+    return app.unsafe.internalRouter.allHttpHandlers().stream()
+        .map(parsed -> parsed.endpoint)
+        .filter(endpoint -> endpoint.method.isHttpMethod())
+        .map(endpoint -> RoutePermissions.key(endpoint.method.name(), endpoint.path))
+        .toList();
   }
 
   private static List<Routes> routes(Builder builder, EventStream stream) {
@@ -108,6 +137,8 @@ public final class HttpApi implements AutoCloseable {
     private HttpSettings settings = HttpSettings.defaults();
     private Clock clock;
     private String version = "dev";
+    private Authenticator authenticator = Authenticator.none();
+    private RoutePermissions permissions = RoutePermissions.defaults(true);
 
     public Builder node(OrchestratorNode node) {
       this.node = node;
@@ -138,6 +169,18 @@ public final class HttpApi implements AutoCloseable {
     /** The version {@code GET /api/version} reports. */
     public Builder version(String version) {
       this.version = version;
+      return this;
+    }
+
+    /** Who may call: {@link Authenticator#none()} (everyone is an admin) unless given. */
+    public Builder authenticator(Authenticator authenticator) {
+      this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+      return this;
+    }
+
+    /** The permission of every route; {@link RoutePermissions#defaults} unless given. */
+    public Builder permissions(RoutePermissions permissions) {
+      this.permissions = Objects.requireNonNull(permissions, "permissions");
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.baton.node.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.engine.Orchestrator;
+import io.baton.node.auth.Principal;
 import io.baton.store.RunRecord;
 import io.baton.store.SignalType;
 import io.javalin.config.RoutesConfig;
@@ -42,8 +43,12 @@ final class RunActionRoutes implements Routes {
 
   /** What the body asked, checked before anything runs. */
   private record Command(String by, String step, String comment) {
-    static Command of(ObjectNode body) {
+    /** An authenticated caller is who acted, whatever the body says. */
+    static Command of(ObjectNode body, Principal principal) {
       String by = Requests.optionalText(body, "by");
+      if (principal.authenticated()) {
+        by = principal.name();
+      }
       return new Command(
           by == null || by.isBlank() ? DEFAULT_ACTOR : by,
           Requests.optionalText(body, "step"),
@@ -61,7 +66,7 @@ final class RunActionRoutes implements Routes {
 
   private static void act(Context ctx, List<String> fields, Action action) throws Exception {
     UUID runId = Requests.runId(ctx);
-    Command command = Command.of(Requests.jsonObject(ctx, fields));
+    Command command = Command.of(Requests.jsonObject(ctx, fields), AccessGuard.principal(ctx));
     ctx.future(
         () ->
             action

@@ -33,6 +33,7 @@ final class RunRoutes implements Routes {
   private void submit(Context ctx) throws Exception {
     ObjectNode body = Requests.jsonObject(ctx, SUBMIT_FIELDS);
     String flow = Requests.requiredText(body, "flow");
+    AccessGuard.requireFlow(ctx, flow);
     String key = Requests.optionalText(body, "idempotencyKey");
     JsonNode input = body.hasNonNull("input") ? body.get("input") : Json.MAPPER.createObjectNode();
     ctx.future(

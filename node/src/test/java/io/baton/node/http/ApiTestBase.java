@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.engine.EngineConfig;
+import io.baton.node.auth.Authenticator;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.time.SystemScheduler;
 import java.net.http.HttpClient;
@@ -129,11 +130,17 @@ public abstract class ApiTestBase {
                     .withStreamHeartbeat(Duration.ofMillis(200)))
             .clock(built.scheduler().clock())
             .version("test-version")
+            .authenticator(authenticator())
             .start();
     TestNode testNode =
         new TestNode(built.node(), built.scheduler(), built.metrics(), api, readiness);
     started.add(testNode);
     return testNode;
+  }
+
+  /** Who may call the nodes of this class: everyone (authentication off) unless overridden. */
+  protected Authenticator authenticator() {
+    return Authenticator.none();
   }
 
   private CapabilityRegistry capabilities() {
