@@ -7,6 +7,7 @@ import io.baton.engine.StepView;
 import io.baton.journal.ErrorInfo;
 import io.baton.journal.RunStatus;
 import io.baton.journal.replay.ClaimRecord;
+import io.baton.journal.replay.CommandRecord;
 import io.baton.store.RunRecord;
 import java.time.Instant;
 import java.util.List;
@@ -14,8 +15,9 @@ import java.util.UUID;
 
 /**
  * A run as the API shows it. Lists and commands answer with the summary; {@code GET /api/runs/{id}}
- * adds {@code steps}, {@code children} (subflow run ids) and {@code ownership} (every claim, oldest
- * first).
+ * adds {@code steps}, {@code children} (subflow run ids), {@code ownership} (every claim, oldest
+ * first) and {@code commands} (every command that changed the run: {@code command, by, via, reason,
+ * at}, oldest first).
  */
 public record RunJson(
     UUID id,
@@ -37,18 +39,23 @@ public record RunJson(
     String idempotencyKey,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<StepView> steps,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<UUID> children,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<ClaimRecord> ownership) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<ClaimRecord> ownership,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<CommandRecord> commands) {
 
   public static RunJson summary(RunRecord run) {
-    return of(run, null, null, null);
+    return of(run, null, null, null, null);
   }
 
   public static RunJson detail(RunView view) {
-    return of(view.run(), view.steps(), view.children(), view.ownership());
+    return of(view.run(), view.steps(), view.children(), view.ownership(), view.commands());
   }
 
   private static RunJson of(
-      RunRecord run, List<StepView> steps, List<UUID> children, List<ClaimRecord> ownership) {
+      RunRecord run,
+      List<StepView> steps,
+      List<UUID> children,
+      List<ClaimRecord> ownership,
+      List<CommandRecord> commands) {
     return new RunJson(
         run.runId(),
         run.flowName(),
@@ -69,6 +76,7 @@ public record RunJson(
         run.idempotencyKey(),
         steps,
         children,
-        ownership);
+        ownership,
+        commands);
   }
 }

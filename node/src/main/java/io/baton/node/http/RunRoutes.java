@@ -2,7 +2,9 @@ package io.baton.node.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.engine.CommandOrigin;
 import io.baton.engine.Orchestrator;
+import io.baton.node.auth.Principal;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.List;
@@ -39,13 +41,17 @@ final class RunRoutes implements Routes {
     ctx.future(
         () ->
             orchestrator
-                .submitAsync(flow, input, key, null)
+                .submitAsync(flow, input, key, null, origin(AccessGuard.principal(ctx)))
                 .thenAccept(
                     submitted -> {
                       ctx.header("Location", "/api/runs/" + submitted.run().runId());
                       Json.send(
                           ctx, submitted.created() ? 201 : 200, RunJson.summary(submitted.run()));
                     }));
+  }
+
+  private static CommandOrigin origin(Principal principal) {
+    return new CommandOrigin(principal.name(), principal.via().displayName(), null);
   }
 
   private void list(Context ctx) {
