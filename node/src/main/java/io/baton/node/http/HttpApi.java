@@ -97,6 +97,7 @@ public final class HttpApi implements AutoCloseable {
     config.http.prefer405over404 = true;
     config.router.ignoreTrailingSlashes = true;
     config.concurrency.executor = LazyKt.lazy(() -> new AsyncExecutor(async));
+    config.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
   }
 
   public static Builder builder() {

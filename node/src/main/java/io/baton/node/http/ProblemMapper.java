@@ -49,6 +49,11 @@ final class ProblemMapper {
     if (problem.status() == 503) {
       ctx.header("Retry-After", "1");
     }
+    if (problem.status() == 413) {
+      // the rest of the body is not read: the client must not send its next request on this
+      // connection, which the server closes
+      ctx.header("Connection", "close");
+    }
     if (problem.status() == 401) {
       ctx.header("WWW-Authenticate", "Bearer realm=\"baton\"");
     }
