@@ -10,6 +10,7 @@ import io.baton.node.http.HttpApi;
 import io.baton.node.http.HttpSettings;
 import io.baton.node.http.NodeReadiness;
 import io.baton.node.http.RoutePermissions;
+import io.baton.node.http.TlsFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,7 @@ final class HttpServing implements AutoCloseable {
             .version(Version.current())
             .authenticator(authenticator(runtime.config().auth(), runtime))
             .permissions(RoutePermissions.defaults(runtime.config().auth().metricsOpen()))
+            .tls(tls(http))
             .start();
     return new HttpServing(api);
   }
@@ -66,6 +68,17 @@ final class HttpServing implements AutoCloseable {
       return ApiKeys.load(auth.keysFile(), runtime.clock());
     } catch (InvalidKeysFileException e) {
       throw new ConfigException(e.getMessage() + " (key " + ConfigKeys.AUTH_KEYS_FILE.name() + ")");
+    }
+  }
+
+  private static TlsFiles tls(NodeConfig.Http http) {
+    if (!http.tls()) {
+      return null;
+    }
+    try {
+      return new TlsFiles(http.tlsCertFile(), http.tlsKeyFile());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage() + " (keys http.tlsCertFile, http.tlsKeyFile)");
     }
   }
 

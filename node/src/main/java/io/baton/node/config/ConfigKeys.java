@@ -42,6 +42,18 @@ public final class ConfigKeys {
           ConfigType.INTEGER,
           "1048576",
           "Largest request body accepted, in bytes; larger ones get 413.");
+  public static final ConfigKey HTTP_TLS_CERT_FILE =
+      add(
+          "http.tlsCertFile",
+          ConfigType.STRING,
+          null,
+          "PEM certificate chain for HTTPS on http.port (with http.tlsKeyFile); re-read within a second when it changes.");
+  public static final ConfigKey HTTP_TLS_KEY_FILE =
+      add(
+          "http.tlsKeyFile",
+          ConfigType.STRING,
+          null,
+          "PEM private key (unencrypted PKCS#8) of http.tlsCertFile.");
   public static final ConfigKey AUTH_MODE =
       choice(
           "auth.mode",

@@ -22,8 +22,16 @@ public record NodeConfig(
     Path flowsDir,
     String loggingFormat) {
 
-  /** The HTTP API's settings. */
-  public record Http(String host, int port, int maxBodySize) {}
+  /**
+   * The HTTP API's settings.
+   *
+   * @param tlsCertFile with {@code tlsKeyFile}: serve HTTPS; both null: plain HTTP
+   */
+  public record Http(String host, int port, int maxBodySize, Path tlsCertFile, Path tlsKeyFile) {
+    public boolean tls() {
+      return tlsCertFile != null;
+    }
+  }
 
   /**
    * Who may call the API.
@@ -70,7 +78,14 @@ public record NodeConfig(
             settings.string(ConfigKeys.HTTP_HOST),
             checked(
                 settings, ConfigKeys.HTTP_PORT, () -> port(settings.integer(ConfigKeys.HTTP_PORT))),
-            positive(settings, ConfigKeys.HTTP_MAX_BODY_SIZE));
+            positive(settings, ConfigKeys.HTTP_MAX_BODY_SIZE),
+            settings.optional(ConfigKeys.HTTP_TLS_CERT_FILE).map(Path::of).orElse(null),
+            settings.optional(ConfigKeys.HTTP_TLS_KEY_FILE).map(Path::of).orElse(null));
+    if ((http.tlsCertFile() == null) != (http.tlsKeyFile() == null)) {
+      throw settings.bad(
+          http.tlsCertFile() == null ? ConfigKeys.HTTP_TLS_KEY_FILE : ConfigKeys.HTTP_TLS_CERT_FILE,
+          "HTTPS needs both http.tlsCertFile and http.tlsKeyFile");
+    }
     return new NodeConfig(
         nodeId,
         cluster,

@@ -15,6 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import kotlin.LazyKt;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +35,12 @@ public final class HttpApi implements AutoCloseable {
   private final EventStream stream;
   private final ExecutorService async;
   private final String host;
+  private final TlsFiles tls;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private HttpApi(Builder builder) {
     this.host = builder.settings.host();
+    this.tls = builder.tls;
     this.stream = new EventStream(builder.node.engine(), builder.settings.streamHeartbeat());
     this.async = Executors.newCachedThreadPool(NamedThreads.factory("http-async"));
     List<Routes> routes = routes(builder, stream);
@@ -98,6 +104,20 @@ public final class HttpApi implements AutoCloseable {
     config.router.ignoreTrailingSlashes = true;
     config.concurrency.executor = LazyKt.lazy(() -> new AsyncExecutor(async));
     config.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+    if (tls != null) {
+      config.jetty.addConnector(
+          (server, http) -> {
+            http.addCustomizer(new SecureRequestCustomizer(false));
+            ServerConnector connector =
+                new ServerConnector(
+                    server,
+                    new SslConnectionFactory(tls.factory(), "http/1.1"),
+                    new HttpConnectionFactory(http));
+            connector.setHost(settings.host());
+            connector.setPort(settings.port());
+            return connector;
+          });
+    }
   }
 
   public static Builder builder() {
@@ -111,7 +131,7 @@ public final class HttpApi implements AutoCloseable {
 
   /** Where clients reach the API, such as {@code http://127.0.0.1:8080}. */
   public URI uri() {
-    return URI.create("http://" + host + ":" + port());
+    return URI.create((tls == null ? "http" : "https") + "://" + host + ":" + port());
   }
 
   int streamSubscribers() {
@@ -127,6 +147,9 @@ public final class HttpApi implements AutoCloseable {
     stream.close();
     app.stop();
     async.shutdownNow();
+    if (tls != null) {
+      tls.close();
+    }
     log.info("HTTP API on {} stopped", uri);
   }
 
@@ -140,6 +163,7 @@ public final class HttpApi implements AutoCloseable {
     private String version = "dev";
     private Authenticator authenticator = Authenticator.none();
     private RoutePermissions permissions = RoutePermissions.defaults(true);
+    private TlsFiles tls;
 
     public Builder node(OrchestratorNode node) {
       this.node = node;
@@ -185,6 +209,12 @@ public final class HttpApi implements AutoCloseable {
       return this;
     }
 
+    /** Serves HTTPS with these PEM files (reloaded when they change) instead of plain HTTP. */
+    public Builder tls(TlsFiles tls) {
+      this.tls = tls;
+      return this;
+    }
+
     /** Binds the settings' host and port and serves until {@link HttpApi#close()}. */
     public HttpApi start() {
       Objects.requireNonNull(node, "HttpApi needs node");
@@ -194,6 +224,9 @@ public final class HttpApi implements AutoCloseable {
       HttpApi api = new HttpApi(this);
       try {
         api.app.start(settings.host(), settings.port());
+        if (tls != null) {
+          tls.watch();
+        }
       } catch (RuntimeException failure) {
         api.stream.close();
         api.async.shutdownNow();

@@ -131,11 +131,17 @@ public abstract class ApiTestBase {
             .clock(built.scheduler().clock())
             .version("test-version")
             .authenticator(authenticator())
+            .tls(tls())
             .start();
     TestNode testNode =
         new TestNode(built.node(), built.scheduler(), built.metrics(), api, readiness);
     started.add(testNode);
     return testNode;
+  }
+
+  /** HTTPS for the nodes of this class: none (plain HTTP) unless overridden. */
+  protected TlsFiles tls() {
+    return null;
   }
 
   /** Who may call the nodes of this class: everyone (authentication off) unless overridden. */
