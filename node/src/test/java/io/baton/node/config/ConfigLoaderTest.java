@@ -45,6 +45,26 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void a_secret_is_read_from_the_file_its_FILE_variable_names(@TempDir Path secrets)
+      throws IOException {
+    Path password = Files.writeString(secrets.resolve("db-password"), "s3cret\n");
+    NodeConfig config =
+        load(null, Map.of("BATON_STORE_PASSWORD_FILE", password.toString()), Map.of());
+    assertThat(config.store().password()).isEqualTo("s3cret");
+
+    assertThatThrownBy(
+            () ->
+                load(
+                    null,
+                    Map.of("BATON_STORE_PASSWORD_FILE", secrets.resolve("missing").toString()),
+                    Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("BATON_STORE_PASSWORD_FILE")
+        .hasMessageContaining("store.password")
+        .hasMessageContaining("missing");
+  }
+
+  @Test
   void defaults_apply_when_nothing_is_given() {
     NodeConfig config = load(null, Map.of(), Map.of("nodeId", "n1"));
     assertThat(config.nodeId()).isEqualTo("n1");

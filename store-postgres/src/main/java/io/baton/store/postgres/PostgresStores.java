@@ -39,7 +39,7 @@ public final class PostgresStores {
                 migrator.prepare(config.migrate());
                 return null;
               });
-      log.info("PostgreSQL stores ready on {}", config.url());
+      log.info("{}: stores ready", where(config));
       return new Stores(
           new PostgresJournal(database),
           new PostgresMetadataStore(database),
