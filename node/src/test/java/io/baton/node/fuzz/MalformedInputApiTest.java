@@ -105,7 +105,7 @@ public class MalformedInputApiTest extends ApiTestBase {
 
   private Case nextCase(Mutator m) {
     String run = "/api/runs/" + waitingRun;
-    return switch (m.nextInt(9)) {
+    return switch (m.nextInt(14)) {
       case 0 ->
           post(
               "/api/flows",
@@ -135,6 +135,30 @@ public class MalformedInputApiTest extends ApiTestBase {
                   + List.of("journal", "").get(m.nextInt(2)));
       case 6 -> get("/api/flows/" + encodePath(m.mutate(flow)));
       case 7 -> get("/api/recovery/incomplete?" + m.mutate("limit=10"));
+      case 9 ->
+          get(
+              "/api/v1/runs?"
+                  + m.mutate(
+                      "status=RUNNING,WAITING&flow="
+                          + flow
+                          + "&state=stuck&createdFrom=2026-01-01T00:00:00Z&input="
+                          + "{\"orderId\":\"o-1\"}&rootsOnly=true&cursor=abc&limit=10"));
+      case 10 -> get("/api/v1/runs/" + waitingRun + "/journal?" + m.mutate("after=1&limit=50"));
+      case 11 ->
+          post(
+              "/api/v1/events",
+              m.mutate(
+                  "{\"specversion\": \"1.0\", \"id\": \"e-1\", \"source\": \"fuzz\","
+                      + " \"type\": \"fuzz.happened\", \"data\": {\"n\": 1}}"),
+              m.nextInt(2) == 0 ? "application/cloudevents+json" : "application/json");
+      case 12 -> get("/api/v1/events?" + m.mutate("source=fuzz&id=e-1"));
+      case 13 ->
+          post(
+              "/api/v1/events/replay",
+              m.mutate(
+                  "{\"type\": \"fuzz.happened\", \"from\": \"2026-01-01T00:00:00Z\","
+                      + " \"to\": \"2026-12-31T00:00:00Z\", \"dryRun\": true}"),
+              "application/json");
       default ->
           post(
               "/api/flows?source=" + encodeQuery(m.mutate("flows/x.yaml")),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.baton.node.auth.ApiTokens;
+import io.baton.node.cli.ExitCodes;
 import io.baton.node.http.TestCertificates;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A real {@code baton dev} process with API keys and HTTPS (certificates made by openssl for this
- * run), driven by the real CLI: without a token it is refused (exit 7), with the CA and a key it
- * serves, another CA is refused naming the server, and the run records who submitted it.
+ * run), driven by the real CLI: without a token it is refused (exit 9, ExitCodes.DENIED), with the
+ * CA and a key it serves, another CA is refused naming the server, and the run records who
+ * submitted it.
  */
 class SecuredNodeProcessIT {
   @Test
@@ -53,7 +55,7 @@ class SecuredNodeProcessIT {
 
       BatonProcess.Result refused =
           BatonProcess.run(dir, env, "runs", "--server", server, "--ca-cert", ca);
-      assertThat(refused.exitCode()).as(refused.output()).isEqualTo(7);
+      assertThat(refused.exitCode()).as(refused.output()).isEqualTo(ExitCodes.DENIED);
       assertThat(refused.output()).contains("Not authenticated");
 
       BatonProcess.Result otherCa =
