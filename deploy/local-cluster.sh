@@ -14,7 +14,8 @@
 # Settings (environment): BATON_LOCAL_DIR (state, logs; default /tmp/baton-local),
 # BATON_LOCAL_PORT (first node's API port; default 18080), BATON_LOCAL_ETCD_PORT
 # (default 23790), BATON_LOCAL_DB (default baton_local), PGHOST/PGPORT/PGUSER
-# (default 127.0.0.1/5432/postgres), BATON_LOCAL_DRAIN (default 10s).
+# (default 127.0.0.1/5432/postgres), BATON_LOCAL_DRAIN (default 10s),
+# BATON_LOCAL_AUTH_MODE (default none: no API keys; keys with BATON_AUTH_KEYS_FILE).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${BATON_LOCAL_DIR:-/tmp/baton-local}"
@@ -40,7 +41,8 @@ node_env() {
     BATON_STORE_TYPE=postgres BATON_STORE_URL="jdbc:postgresql://$pg_host:$pg_port/$db" \
     BATON_STORE_USER="$pg_user" BATON_STORE_MIGRATE=false \
     BATON_LEASE_TYPE=etcd BATON_LEASE_ENDPOINTS="http://127.0.0.1:$etcd_port" \
-    BATON_EXECUTION_DRAIN_TIMEOUT="$drain" BATON_LOGGING_FORMAT=json
+    BATON_EXECUTION_DRAIN_TIMEOUT="$drain" BATON_LOGGING_FORMAT=json \
+    BATON_AUTH_MODE="${BATON_LOCAL_AUTH_MODE:-none}"
 }
 
 build() {

@@ -73,6 +73,11 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- $_ := set $config.lease "certFile" "/etc/baton/etcd-tls/tls.crt" -}}
 {{- $_ := set $config.lease "keyFile" "/etc/baton/etcd-tls/tls.key" -}}
 {{- end -}}
+{{- if .Values.auth.keysSecret -}}
+{{- $_ := set $config "auth" (mergeOverwrite (default (dict) $config.auth) (dict "mode" "keys" "keysFile" (printf "/etc/baton/keys/%s" .Values.auth.keysKey))) -}}
+{{- else -}}
+{{- $_ := set $config "auth" (mergeOverwrite (default (dict) $config.auth) (dict "mode" "none")) -}}
+{{- end -}}
 {{- toYaml $config -}}
 {{- end -}}
 

@@ -20,7 +20,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = RunWoken.class, name = "RunWoken"),
   @JsonSubTypes.Type(value = RunClaimed.class, name = "RunClaimed"),
   @JsonSubTypes.Type(value = RunStatusChanged.class, name = "RunStatusChanged"),
-  @JsonSubTypes.Type(value = RunCompleted.class, name = "RunCompleted")
+  @JsonSubTypes.Type(value = RunCompleted.class, name = "RunCompleted"),
+  @JsonSubTypes.Type(value = CommandApplied.class, name = "CommandApplied")
 })
 public sealed interface JournalEvent
     permits RunCreated,
@@ -31,4 +32,5 @@ public sealed interface JournalEvent
         RunWoken,
         RunClaimed,
         RunStatusChanged,
-        RunCompleted {}
+        RunCompleted,
+        CommandApplied {}

@@ -1,15 +1,25 @@
 package io.baton.node;
 
+import io.baton.node.auth.ApiKeys;
+import io.baton.node.auth.Authenticator;
+import io.baton.node.auth.InvalidKeysFileException;
+import io.baton.node.config.ConfigException;
+import io.baton.node.config.ConfigKeys;
 import io.baton.node.config.NodeConfig;
 import io.baton.node.http.HttpApi;
 import io.baton.node.http.HttpSettings;
 import io.baton.node.http.NodeReadiness;
+import io.baton.node.http.TlsFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The node's HTTP API, started on the configured address, with a readiness that the node's shutdown
  * turns off first.
  */
 final class HttpServing implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HttpServing.class);
+
   private final HttpApi api;
 
   private HttpServing(HttpApi api) {
@@ -33,8 +43,42 @@ final class HttpServing implements AutoCloseable {
                     .withMaxBodySize(http.maxBodySize()))
             .clock(runtime.clock())
             .version(Version.current())
+            .authenticator(authenticator(runtime.config().auth(), runtime))
+            .metricsOpen(runtime.config().auth().metricsOpen())
+            .tls(tls(http))
             .start();
     return new HttpServing(api);
+  }
+
+  /**
+   * API keys from the keys file, or nobody checked when {@code auth.mode} is {@code none}.
+   *
+   * @throws ConfigException the keys file cannot be read or has a mistake
+   */
+  private static Authenticator authenticator(NodeConfig.Auth auth, NodeRuntime runtime) {
+    if (!auth.required()) {
+      log.warn(
+          "authentication is OFF ({}: none): anyone who reaches this node's port may act on every"
+              + " run and apply flows",
+          ConfigKeys.AUTH_MODE.name());
+      return Authenticator.none();
+    }
+    try {
+      return ApiKeys.load(auth.keysFile(), runtime.clock());
+    } catch (InvalidKeysFileException e) {
+      throw new ConfigException(e.getMessage() + " (key " + ConfigKeys.AUTH_KEYS_FILE.name() + ")");
+    }
+  }
+
+  private static TlsFiles tls(NodeConfig.Http http) {
+    if (!http.tls()) {
+      return null;
+    }
+    try {
+      return new TlsFiles(http.tlsCertFile(), http.tlsKeyFile());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage() + " (keys http.tlsCertFile, http.tlsKeyFile)");
+    }
   }
 
   int port() {

@@ -33,7 +33,13 @@ final class MigrateProcess {
     try {
       config =
           NodeConfig.from(
-              ConfigLoader.load(options.config, System.getenv(), options.flags(), Map.of()));
+              // migrate serves no API: it needs no keys file (the mode's preset; a file or the
+              // environment still wins, and a keys mode without a file is refused as for a node)
+              ConfigLoader.load(
+                  options.config,
+                  System.getenv(),
+                  options.flags(),
+                  Map.of(ConfigKeys.AUTH_MODE.name(), "none")));
     } catch (ConfigException e) {
       err.println("baton: " + e.getMessage());
       return ServerProcess.CONFIG_ERROR;

@@ -65,6 +65,7 @@ final class ServerCommands {
       presets.put(ConfigKeys.STORE_DATA_DIR.name(), "baton-data");
       presets.put(ConfigKeys.LEASE_TYPE.name(), LeaseBackend.LOCAL.configName());
       presets.put(ConfigKeys.LEASE_TTL.name(), "5s");
+      presets.put(ConfigKeys.AUTH_MODE.name(), "none");
       if (Files.isDirectory(Path.of("examples"))) {
         presets.put(ConfigKeys.FLOWS_DIR.name(), "examples");
       }

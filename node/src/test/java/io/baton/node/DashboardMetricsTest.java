@@ -76,6 +76,7 @@ class DashboardMetricsTest {
                       Map.entry("cluster", "dashboard-" + System.nanoTime()),
                       Map.entry("http.host", "127.0.0.1"),
                       Map.entry("http.port", "0"),
+                      Map.entry("auth.mode", "none"),
                       Map.entry("store.type", "postgres"),
                       Map.entry("store.url", db.jdbcUrl()),
                       Map.entry("store.user", db.server().user()),

@@ -43,6 +43,8 @@ class NodeRuntimeStartupTest {
             null,
             Map.of(),
             Map.of(
+                "auth.mode",
+                "none",
                 "nodeId",
                 nodeId,
                 "store.type",
@@ -109,6 +111,7 @@ class NodeRuntimeStartupTest {
                   Map.of(),
                   Map.ofEntries(
                       Map.entry("nodeId", "unrecovered-node"),
+                      Map.entry("auth.mode", "none"),
                       Map.entry("store.type", "postgres"),
                       Map.entry("store.url", db.jdbcUrl()),
                       Map.entry("store.user", role),

@@ -47,7 +47,7 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
       long token,
       ClaimReason reason,
       String lostBy,
-      String resumedBy,
+      CommandOrigin resumedBy,
       TreeState tree,
       Flow rootFlow,
       boolean hasSignals,
@@ -176,11 +176,15 @@ record ClaimDecision(List<Planned> events, boolean adopt, ClaimOutcome outcome) 
   }
 
   /** Resumes the root and the failed subflows its steps still wait for. */
-  private static ClaimDecision resume(String nodeId, long token, TreeState tree, String resumedBy) {
-    String reason =
-        resumedBy == null || resumedBy.isBlank() ? "resumed" : "resumed by " + resumedBy;
+  private static ClaimDecision resume(
+      String nodeId, long token, TreeState tree, CommandOrigin resumedBy) {
+    String by = resumedBy == null ? null : resumedBy.by();
+    String reason = by == null || by.isBlank() ? "resumed" : "resumed by " + by;
     List<Planned> events = new ArrayList<>();
     events.add(new Planned(tree.rootRunId(), claim(nodeId, token, tree, ClaimReason.RESUME)));
+    if (resumedBy != null) {
+      events.add(new Planned(tree.rootRunId(), resumedBy.applied("resume")));
+    }
     Set<UUID> resumed = new HashSet<>();
     for (RunState run : tree.runs()) {
       if (run.status() == RunStatus.FAILED

@@ -77,7 +77,7 @@ public final class ClaimService {
    * trees it believes lost, the node that lost each.
    */
   private record Claim(
-      ClaimReason reason, long epoch, Map<UUID, String> lostBy, String resumedBy) {}
+      ClaimReason reason, long epoch, Map<UUID, String> lostBy, CommandOrigin resumedBy) {}
 
   /** A tree loaded for a claim, or why it cannot be loaded here ({@code poison}). */
   private record Loaded(
@@ -108,7 +108,7 @@ public final class ClaimService {
    * Claims a FAILED, recoverable tree to run its failed steps again, beyond capacity (a person
    * asked for it); the journal records {@code by} as who resumed it.
    */
-  public CompletableFuture<Map<UUID, ClaimOutcome>> resume(UUID root, String by) {
+  public CompletableFuture<Map<UUID, ClaimOutcome>> resume(UUID root, CommandOrigin by) {
     return claim(List.of(root), ClaimReason.RESUME, true, Map.of(), by);
   }
 
@@ -128,7 +128,7 @@ public final class ClaimService {
       ClaimReason reason,
       boolean beyondCapacity,
       Map<UUID, String> lostBy,
-      String resumedBy) {
+      CommandOrigin resumedBy) {
     Map<UUID, ClaimOutcome> outcomes = new ConcurrentHashMap<>();
     List<UUID> reserved = new ArrayList<>();
     for (UUID root : roots) {

@@ -38,7 +38,16 @@ public final class FlowRegistry {
    * @throws io.baton.flow.FlowValidationException the text is not a valid flow
    */
   public Flow apply(String text, String sourceName) {
-    return register(reader.read(text, sourceName));
+    return register(read(text, sourceName));
+  }
+
+  /**
+   * Validates a flow without storing it.
+   *
+   * @throws io.baton.flow.FlowValidationException the text is not a valid flow
+   */
+  public Flow read(String text, String sourceName) {
+    return reader.read(text, sourceName);
   }
 
   /** Stores an already validated flow. */

@@ -56,6 +56,16 @@ public final class Orchestrator {
     return commands.applyFlow(text, sourceName);
   }
 
+  /** Validates a flow without storing it (to check who may apply it before it is stored). */
+  public Flow readFlow(String text, String sourceName) {
+    return commands.readFlow(text, sourceName);
+  }
+
+  /** Stores a flow {@link #readFlow} validated. */
+  public Flow registerFlow(Flow flow) {
+    return commands.registerFlow(flow);
+  }
+
   public Optional<Flow> flow(String name) {
     return queries.flow(name);
   }
@@ -74,6 +84,16 @@ public final class Orchestrator {
   public CompletableFuture<SubmitResult> submitAsync(
       String flowName, JsonNode input, String idempotencyKey, JsonNode trigger) {
     return commands.submitAsync(flowName, input, idempotencyKey, trigger);
+  }
+
+  /** Submits and journals who submitted it; see {@link RunCommands#submitAsync}. */
+  public CompletableFuture<SubmitResult> submitAsync(
+      String flowName,
+      JsonNode input,
+      String idempotencyKey,
+      JsonNode trigger,
+      CommandOrigin origin) {
+    return commands.submitAsync(flowName, input, idempotencyKey, trigger, origin);
   }
 
   // --- reads ---------------------------------------------------------------------------------
@@ -111,6 +131,11 @@ public final class Orchestrator {
     return commands.cancelAsync(runId, by);
   }
 
+  /** Cancels the run and journals who cancelled it and why. */
+  public CompletableFuture<RunRecord> cancelAsync(UUID runId, CommandOrigin origin) {
+    return commands.cancelAsync(runId, origin);
+  }
+
   public RunRecord approve(UUID runId, String step, String by, String comment) {
     return join(answerAsync(runId, SignalType.APPROVE, step, by, comment));
   }
@@ -125,6 +150,12 @@ public final class Orchestrator {
     return commands.answerAsync(runId, type, step, by, comment);
   }
 
+  /** Approves or rejects and journals who answered and why (the origin's reason). */
+  public CompletableFuture<RunRecord> answerAsync(
+      UUID runId, SignalType type, String step, CommandOrigin origin) {
+    return commands.answerAsync(runId, type, step, origin);
+  }
+
   public RunRecord resume(UUID runId, String by) {
     return join(resumeAsync(runId, by));
   }
@@ -132,6 +163,11 @@ public final class Orchestrator {
   /** See {@link RunCommands#resumeAsync}. */
   public CompletableFuture<RunRecord> resumeAsync(UUID runId, String by) {
     return commands.resumeAsync(runId, by);
+  }
+
+  /** Resumes the run and journals who resumed it and why. */
+  public CompletableFuture<RunRecord> resumeAsync(UUID runId, CommandOrigin origin) {
+    return commands.resumeAsync(runId, origin);
   }
 
   /** Waits for a future and rethrows what failed it as it was thrown. */

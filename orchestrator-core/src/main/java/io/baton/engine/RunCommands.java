@@ -22,6 +22,7 @@ import io.baton.store.SignalType;
 import io.baton.time.Futures;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -66,6 +67,16 @@ public final class RunCommands {
     return flows.apply(text, sourceName);
   }
 
+  /** Validates a flow without storing it; see {@link FlowRegistry#read}. */
+  public Flow readFlow(String text, String sourceName) {
+    return flows.read(text, sourceName);
+  }
+
+  /** Stores a validated flow; see {@link FlowRegistry#register}. */
+  public Flow registerFlow(Flow flow) {
+    return flows.register(flow);
+  }
+
   // --- flows and runs
   // --------------------------------------------------------------------------------
 
@@ -77,6 +88,20 @@ public final class RunCommands {
    */
   public CompletableFuture<SubmitResult> submitAsync(
       String flowName, JsonNode input, String idempotencyKey, JsonNode trigger) {
+    return submitAsync(flowName, input, idempotencyKey, trigger, null);
+  }
+
+  /**
+   * Submits a run as {@link #submitAsync(String, JsonNode, String, JsonNode)} does; with an {@code
+   * origin}, who submitted it is journaled in the run's first append ({@link
+   * io.baton.journal.CommandApplied}).
+   */
+  public CompletableFuture<SubmitResult> submitAsync(
+      String flowName,
+      JsonNode input,
+      String idempotencyKey,
+      JsonNode trigger,
+      CommandOrigin origin) {
     return engine
         .io()
         .call(
@@ -96,7 +121,7 @@ public final class RunCommands {
             lookup ->
                 lookup.existing() != null
                     ? CompletableFuture.completedFuture(new SubmitResult(lookup.existing(), false))
-                    : create(lookup.flow(), input, idempotencyKey, trigger));
+                    : create(lookup.flow(), input, idempotencyKey, trigger, origin));
   }
 
   private record Lookup(Flow flow, RunRecord existing) {}
@@ -110,15 +135,20 @@ public final class RunCommands {
   public CompletableFuture<SubmitResult> submitNewAsync(
       Flow flow, JsonNode input, String idempotencyKey, JsonNode trigger) {
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
-    return create(flow, input, idempotencyKey, trigger);
+    return create(flow, input, idempotencyKey, trigger, null);
   }
 
   private CompletableFuture<SubmitResult> create(
-      Flow flow, JsonNode input, String key, JsonNode trigger) {
+      Flow flow, JsonNode input, String key, JsonNode trigger, CommandOrigin origin) {
     UUID runId = ids.get();
     RunCreated created = new RunCreated(flow.name(), flow.hash(), input, null, null, key, trigger);
+    List<PendingEvent> creation = new ArrayList<>();
+    creation.add(new PendingEvent(runId, created, null));
+    if (origin != null) {
+      creation.add(new PendingEvent(runId, origin.applied("submit"), null));
+    }
     if (!engine.reserve(runId)) {
-      return appendPending(runId, created);
+      return appendPending(runId, created, creation);
     }
     long epoch = engine.leaseEpoch();
     long token;
@@ -128,27 +158,29 @@ public final class RunCommands {
       token = engine.io().nodeToken();
     } catch (RuntimeException noLease) {
       engine.unreserve(runId);
-      return appendPending(runId, created);
+      return appendPending(runId, created, creation);
     }
-    return appendStarted(runId, created, token, epoch, flow);
+    return appendStarted(runId, created, creation, token, epoch, flow);
   }
 
   private CompletableFuture<SubmitResult> appendStarted(
-      UUID runId, RunCreated created, long token, long epoch, Flow flow) {
-    List<JournalEntry> entries =
-        TreeAppends.number(
+      UUID runId,
+      RunCreated created,
+      List<PendingEvent> creation,
+      long token,
+      long epoch,
+      Flow flow) {
+    List<PendingEvent> events = new ArrayList<>(creation);
+    events.add(
+        new PendingEvent(
+            runId, new RunClaimed(engine.nodeId(), token, null, ClaimReason.SUBMIT), null));
+    events.add(
+        new PendingEvent(
             runId,
-            0,
-            engine.scheduler().now(),
-            List.of(
-                new PendingEvent(runId, created, null),
-                new PendingEvent(
-                    runId, new RunClaimed(engine.nodeId(), token, null, ClaimReason.SUBMIT), null),
-                new PendingEvent(
-                    runId,
-                    RunStateMachine.transition(
-                        RunStatus.PENDING, RunStatus.RUNNING, "started by node " + engine.nodeId()),
-                    null)));
+            RunStateMachine.transition(
+                RunStatus.PENDING, RunStatus.RUNNING, "started by node " + engine.nodeId()),
+            null));
+    List<JournalEntry> entries = TreeAppends.number(runId, 0, engine.scheduler().now(), events);
     AppendRequest request = new AppendRequest(runId, token, entries);
     return engine
         .io()
@@ -176,16 +208,11 @@ public final class RunCommands {
             });
   }
 
-  private CompletableFuture<SubmitResult> appendPending(UUID runId, RunCreated created) {
+  private CompletableFuture<SubmitResult> appendPending(
+      UUID runId, RunCreated created, List<PendingEvent> creation) {
     AppendRequest request =
         new AppendRequest(
-            runId,
-            0,
-            TreeAppends.number(
-                runId,
-                0,
-                engine.scheduler().now(),
-                List.of(new PendingEvent(runId, created, null))));
+            runId, 0, TreeAppends.number(runId, 0, engine.scheduler().now(), creation));
     return engine
         .io()
         .append(request)
@@ -223,6 +250,11 @@ public final class RunCommands {
   // --- operations ----------------------------------------------------------------------------
 
   public CompletableFuture<RunRecord> cancelAsync(UUID runId, String by) {
+    return cancelAsync(runId, CommandOrigin.named(by));
+  }
+
+  /** Cancels the run; who cancelled it and why is journaled with the cancellation. */
+  public CompletableFuture<RunRecord> cancelAsync(UUID runId, CommandOrigin origin) {
     return engine
         .io()
         .call(
@@ -238,7 +270,7 @@ public final class RunCommands {
                         + run.status()
                         + "; only PENDING, RUNNING or WAITING runs can be cancelled");
               }
-              return signal(runId, SignalType.CANCEL, null, payload(by, null));
+              return signal(runId, SignalType.CANCEL, null, payload(origin));
             })
         .thenCompose(this::deliver);
   }
@@ -248,6 +280,15 @@ public final class RunCommands {
    */
   public CompletableFuture<RunRecord> answerAsync(
       UUID runId, SignalType type, String step, String by, String comment) {
+    return answerAsync(runId, type, step, new CommandOrigin(by, null, comment));
+  }
+
+  /**
+   * Approves or rejects as {@link #answerAsync(UUID, SignalType, String, String, String)} does; the
+   * origin's reason is the comment.
+   */
+  public CompletableFuture<RunRecord> answerAsync(
+      UUID runId, SignalType type, String step, CommandOrigin origin) {
     return engine
         .io()
         .call(
@@ -265,7 +306,7 @@ public final class RunCommands {
                         + (step == null ? "" : "'" + step + "' ")
                         + "waiting for approval");
               }
-              return signal(runId, type, step, payload(by, comment));
+              return signal(runId, type, step, payload(origin));
             })
         .thenCompose(this::deliver);
   }
@@ -284,6 +325,11 @@ public final class RunCommands {
    * Resumes a FAILED, recoverable root run here: its failed steps run again with a fresh budget.
    */
   public CompletableFuture<RunRecord> resumeAsync(UUID runId, String by) {
+    return resumeAsync(runId, CommandOrigin.named(by));
+  }
+
+  /** Resumes the run; who resumed it and why is journaled with the claim. */
+  public CompletableFuture<RunRecord> resumeAsync(UUID runId, CommandOrigin origin) {
     return engine
         .io()
         .call(
@@ -311,7 +357,7 @@ public final class RunCommands {
               }
               return run;
             })
-        .thenCompose(run -> claims.resume(runId, by))
+        .thenCompose(run -> claims.resume(runId, origin))
         .thenCompose(
             outcomes -> {
               ClaimOutcome outcome = outcomes.get(runId);
@@ -406,13 +452,17 @@ public final class RunCommands {
             });
   }
 
-  private static JsonNode payload(String by, String comment) {
+  /** What a signal carries of its origin: {@code by}, {@code via}, {@code comment}. */
+  private static JsonNode payload(CommandOrigin origin) {
     ObjectNode payload = JournalCodec.mapper().createObjectNode();
-    if (by != null) {
-      payload.put("by", by);
+    if (origin.by() != null) {
+      payload.put("by", origin.by());
     }
-    if (comment != null) {
-      payload.put("comment", comment);
+    if (origin.via() != null) {
+      payload.put("via", origin.via());
+    }
+    if (origin.reason() != null) {
+      payload.put("comment", origin.reason());
     }
     return payload;
   }

@@ -1,10 +1,18 @@
 package io.baton.engine;
 
 import io.baton.journal.replay.ClaimRecord;
+import io.baton.journal.replay.CommandRecord;
 import io.baton.store.RunRecord;
 import java.util.List;
 import java.util.UUID;
 
-/** A run with its steps, its subflows and its ownership history (every claim, oldest first). */
+/**
+ * A run with its steps, its subflows, its ownership history (every claim, oldest first) and the
+ * commands that changed it (who, how, why; oldest first).
+ */
 public record RunView(
-    RunRecord run, List<StepView> steps, List<UUID> children, List<ClaimRecord> ownership) {}
+    RunRecord run,
+    List<StepView> steps,
+    List<UUID> children,
+    List<ClaimRecord> ownership,
+    List<CommandRecord> commands) {}

@@ -30,7 +30,8 @@ final class RunViews {
         children.add(other.runId());
       }
     }
-    return new RunView(row, steps, children, tree.claims());
+    return new RunView(
+        row, steps, children, tree.claims(), run == null ? List.of() : run.commands());
   }
 
   private static StepView stepView(StepState step) {

@@ -3,6 +3,7 @@ package io.baton.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.capability.ErrorCodes;
+import io.baton.journal.CommandApplied;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.RunWoken;
 import io.baton.journal.StepCompleted;
@@ -38,6 +39,7 @@ final class SignalHandler {
         continue;
       }
       if (signal.type() == SignalType.CANCEL) {
+        tree.decide(run.runId(), applied("cancel", signal.payload()), null);
         Cancellations.cancel(tree, run, "cancelled" + by(signal.payload()));
       } else if (!answer(tree, run, signal)) {
         stale = true;
@@ -89,7 +91,20 @@ final class SignalHandler {
       }
       answered = true;
     }
+    if (answered) {
+      String command = signal.type() == SignalType.APPROVE ? "approve" : "reject";
+      tree.decide(run.runId(), applied(command, signal.payload()), null);
+    }
     return answered;
+  }
+
+  /** The record of who sent the signal, how they proved it and why. */
+  private static CommandApplied applied(String command, JsonNode payload) {
+    return new CommandApplied(
+        command,
+        payload.path("by").asText(""),
+        payload.path("via").asText(""),
+        payload.path("comment").asText(""));
   }
 
   private static JsonNode decision(JsonNode payload) {

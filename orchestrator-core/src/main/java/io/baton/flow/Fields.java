@@ -62,6 +62,19 @@ final class Fields {
   /** A flow or step name: a string that {@link FlowNames} accepts. */
   String name(JsonNode mapping, String path, String what) {
     String name = text(mapping, path, "name");
+    if (FlowNames.tooLong(name)) {
+      report.atValue(
+          FieldPaths.key(path, "name"),
+          "the "
+              + what
+              + " name '"
+              + name.substring(0, 40)
+              + "…' is "
+              + name.length()
+              + " characters long; at most "
+              + FlowNames.MAX_LENGTH);
+      return null;
+    }
     if (name != null && !FlowNames.isValid(name)) {
       report.atValue(
           FieldPaths.key(path, "name"),

@@ -1,5 +1,6 @@
 package io.baton.flow;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.store.Hashing;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,7 @@ public final class FlowParser {
     CapabilityCheck capabilityCheck = new CapabilityCheck(capabilities, report);
     List<StepDefinition> steps = new ArrayList<>();
     for (StepDraft step : draft.steps()) {
+      refuseDirectSelfRecursion(draft, step, report);
       String operation = capabilityCheck.check(step);
       if (step.name() != null && step.capability() != null) {
         steps.add(step.toDefinition(operation, graph.needsOf(step.name())));
@@ -66,6 +68,31 @@ public final class FlowParser {
     if (!report.isEmpty()) {
       return null;
     }
+    return definition(draft, steps);
+  }
+
+  /**
+   * A step that starts its own flow as a subflow creates runs without end (each run starts another
+   * before it can finish); refused where it is written. Recursion through a template or another
+   * flow is not seen here.
+   */
+  private static void refuseDirectSelfRecursion(FlowDraft draft, StepDraft step, Report report) {
+    if (!"flow".equals(step.capability()) || step.params() == null || draft.name() == null) {
+      return;
+    }
+    JsonNode target = step.params().get("flow");
+    if (target != null && target.isTextual() && target.textValue().equals(draft.name())) {
+      report.atValue(
+          step.paramsPath() + ".flow",
+          "step '"
+              + step.name()
+              + "' starts flow '"
+              + draft.name()
+              + "' itself as a subflow: every run would start another without end");
+    }
+  }
+
+  private static FlowDefinition definition(FlowDraft draft, List<StepDefinition> steps) {
     return new FlowDefinition(
         draft.name(),
         draft.description(),

@@ -16,7 +16,12 @@ public final class SystemScheduler implements Scheduler, AutoCloseable {
   private final ScheduledThreadPoolExecutor pool;
 
   public SystemScheduler(String name, int threads) {
-    this(Clock.systemUTC(), name, threads);
+    this(systemClock(), name, threads);
+  }
+
+  /** The wall clock in UTC, for code outside the engine that has no scheduler (the CLI). */
+  public static Clock systemClock() {
+    return Clock.systemUTC();
   }
 
   public SystemScheduler(Clock clock, String name, int threads) {

@@ -3,6 +3,7 @@ package io.baton.flow;
 import static io.baton.flow.Flows.problem;
 import static io.baton.flow.Flows.problemsIn;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.capability.Capability;
@@ -26,6 +27,23 @@ class CapabilityValidationTest {
                 "steps[0].capability",
                 "unknown capability 'htp' (did you mean 'http'?); known capabilities: approval,"
                     + " echo, flow, http, log, noop, sleep"));
+  }
+
+  @Test
+  void a_step_that_starts_its_own_flow_as_a_subflow_is_refused_where_it_is_written() {
+    assertThat(
+            problemsIn(
+                """
+                name: runaway
+                steps:
+                  - {name: again, capability: flow, params: {flow: runaway}}
+                """))
+        .extracting(FlowProblem::field, FlowProblem::message)
+        .containsExactly(
+            tuple(
+                "steps[0].params.flow",
+                "step 'again' starts flow 'runaway' itself as a subflow: every run would start"
+                    + " another without end"));
   }
 
   @Test

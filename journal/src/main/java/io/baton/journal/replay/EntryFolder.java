@@ -1,5 +1,6 @@
 package io.baton.journal.replay;
 
+import io.baton.journal.CommandApplied;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.JournalEvent;
 import io.baton.journal.JournalException;
@@ -50,6 +51,9 @@ final class EntryFolder {
       statusChanged(run, changed);
     } else if (event instanceof RunCompleted done) {
       completed(run, done);
+    } else if (event instanceof CommandApplied applied) {
+      run.commands.add(
+          new CommandRecord(applied.command(), applied.by(), applied.via(), applied.reason(), at));
     }
   }
 

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.ErrorInfo;
 import io.baton.journal.RunStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -33,8 +35,14 @@ public final class RunState {
   Instant createdAt;
   Instant updatedAt;
   LinkedHashMap<String, StepState> steps = new LinkedHashMap<>();
+  ArrayList<CommandRecord> commands = new ArrayList<>();
 
   RunState() {}
+
+  /** The commands that changed this run, oldest first: who, how, why and when. */
+  public List<CommandRecord> commands() {
+    return List.copyOf(commands);
+  }
 
   public UUID runId() {
     return runId;

@@ -44,7 +44,8 @@ public final class BatonCli {
       new ClusterCommand(),
       new JournalCommand(),
       new CompletionCommand(),
-      new VersionCommand()
+      new VersionCommand(),
+      new KeysCommand()
     };
   }
 

@@ -7,7 +7,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * The HTTP calls of the client commands, on the JDK's client. A server that does not accept the
@@ -18,14 +20,24 @@ final class BatonClient {
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
   private final URI server;
-  private final HttpClient http =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(CONNECT_TIMEOUT)
-          .build();
+  private final HttpClient http;
+  private final Path caCert;
 
-  BatonClient(URI server) {
+  private final String token;
+
+  /** A client of {@code server} that sends {@code token} as a bearer token (none when null). */
+  BatonClient(URI server, String token, Path caCert) {
     this.server = server;
+    this.token = token == null || token.isBlank() ? null : token.trim();
+    this.caCert = caCert;
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(CONNECT_TIMEOUT);
+    if (caCert != null) {
+      builder.sslContext(CaTrust.context(caCert));
+    }
+    this.http = builder.build();
   }
 
   URI server() {
@@ -45,9 +57,11 @@ final class BatonClient {
 
   private HttpRequest.Builder request(String path) {
     String base = server.toString().replaceAll("/+$", "");
-    return HttpRequest.newBuilder(URI.create(base + path))
-        .timeout(REQUEST_TIMEOUT)
-        .header("Accept", "application/json");
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(REQUEST_TIMEOUT)
+            .header("Accept", "application/json");
+    return token == null ? request : request.header("Authorization", "Bearer " + token);
   }
 
   private ApiResponse send(HttpRequest.Builder request) {
@@ -60,12 +74,34 @@ final class BatonClient {
         throw new CommandFailedException(
             ExitCodes.SERVER_NOT_RUNNING, "Server not running at " + server);
       }
+      SSLHandshakeException handshake = handshake(e);
+      if (handshake != null) {
+        throw new CommandFailedException(
+            ExitCodes.ERROR,
+            "TLS to "
+                + server
+                + " refused: "
+                + handshake.getMessage()
+                + (caCert == null
+                    ? " (the server's certificate is not signed by a CA this JVM trusts;"
+                        + " give its CA with --ca-cert or BATON_CA_CERT)"
+                    : " (the server's certificate is not signed by the CA in " + caCert + ")"));
+      }
       throw new CommandFailedException(
           ExitCodes.ERROR, "Cannot talk to the server at " + server + ": " + e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CommandFailedException(ExitCodes.ERROR, "Interrupted");
     }
+  }
+
+  private static SSLHandshakeException handshake(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SSLHandshakeException handshake) {
+        return handshake;
+      }
+    }
+    return null;
   }
 
   private static boolean refused(Throwable failure) {

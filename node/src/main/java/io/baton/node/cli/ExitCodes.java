@@ -25,5 +25,8 @@ public final class ExitCodes {
   /** {@code submit --wait}: the run ended CANCELLED. */
   public static final int RUN_CANCELLED = 8;
 
+  /** The server refused the caller: no or an unknown token (401), or not allowed (403). */
+  public static final int DENIED = 9;
+
   private ExitCodes() {}
 }

@@ -16,6 +16,11 @@ final class Failures {
 
   static CommandFailedException failure(ApiResponse response) {
     return switch (response.status()) {
+      case 401 ->
+          new CommandFailedException(
+              ExitCodes.DENIED,
+              "Not authenticated: " + response.detail() + " (set BATON_TOKEN or --token)");
+      case 403 -> new CommandFailedException(ExitCodes.DENIED, "Not allowed: " + response.detail());
       case 404 -> new CommandFailedException(ExitCodes.NOT_FOUND, response.detail());
       case 409 -> new CommandFailedException(ExitCodes.CONFLICT, response.detail());
       case 400 -> new CommandFailedException(ExitCodes.ERROR, withErrors(response));

@@ -1,6 +1,7 @@
 package io.baton.node.cli;
 
 import java.net.URI;
+import java.nio.file.Path;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -17,8 +18,24 @@ final class ServerOption {
       description = "The node's HTTP API (default: $BATON_SERVER, else ${DEFAULT-VALUE}).")
   URI server;
 
+  @Option(
+      names = "--token",
+      paramLabel = "TOKEN",
+      defaultValue = "${env:BATON_TOKEN}",
+      description = "The API key sent as a bearer token (default: $BATON_TOKEN).")
+  String token;
+
+  @Option(
+      names = "--ca-cert",
+      paramLabel = "FILE",
+      defaultValue = "${env:BATON_CA_CERT}",
+      description =
+          "PEM file of the CA that signed the server's certificate, for https:// servers"
+              + " (default: $BATON_CA_CERT, else the JVM's trusted CAs).")
+  Path caCert;
+
   BatonClient client() {
-    return new BatonClient(server);
+    return new BatonClient(server, token, caCert);
   }
 
   /** Accepts http and https URLs with a host. */

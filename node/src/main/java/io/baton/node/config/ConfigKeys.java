@@ -44,6 +44,38 @@ public final class ConfigKeys {
           ConfigType.INTEGER,
           "1048576",
           "Largest request body accepted, in bytes; larger ones get 413.");
+  public static final ConfigKey HTTP_TLS_CERT_FILE =
+      add(
+          "http.tlsCertFile",
+          ConfigType.STRING,
+          null,
+          "PEM certificate chain for HTTPS on http.port (with http.tlsKeyFile); re-read within a second when it changes.");
+  public static final ConfigKey HTTP_TLS_KEY_FILE =
+      add(
+          "http.tlsKeyFile",
+          ConfigType.STRING,
+          null,
+          "PEM private key (unencrypted PKCS#8) of http.tlsCertFile.");
+  public static final ConfigKey AUTH_MODE =
+      choice(
+          "auth.mode",
+          "keys",
+          "Who may call the API: 'keys' (bearer API keys from auth.keysFile; every call but /health/* needs one) or 'none' (no authentication, everyone is an admin; baton node logs a warning at every start, baton dev's default).",
+          "keys",
+          "none");
+  public static final ConfigKey AUTH_KEYS_FILE =
+      add(
+          "auth.keysFile",
+          ConfigType.STRING,
+          null,
+          "The API keys file (YAML; see docs/security.md and 'baton keys create'). Re-read within a second of a change, so a removed or revoked key stops working on every node that reads it.");
+  public static final ConfigKey AUTH_METRICS =
+      choice(
+          "auth.metrics",
+          "open",
+          "Who may scrape /metrics: 'open' (anyone who reaches the port) or 'viewer' (an API key of any role).",
+          "open",
+          "viewer");
   public static final ConfigKey STORE_TYPE =
       choice(
           "store.type",

@@ -13,12 +13,18 @@ import java.util.Map;
 
 /**
  * Reads configuration in layers, each overriding the one before: the keys' defaults, the caller's
- * defaults (e.g. {@code baton dev}'s), the YAML file, the environment ({@code BATON_LEASE_TTL=5s}),
- * then command-line flags. An unknown key in the file is an error that names it and the file.
- * Stateless.
+ * defaults (e.g. {@code baton dev}'s), the YAML file, the environment ({@code BATON_LEASE_TTL=5s},
+ * or {@code BATON_STORE_PASSWORD_FILE=/path} for a value kept in a file), then command-line flags.
+ * An unknown key in the file is an error that names it and the file. Stateless.
  */
 public final class ConfigLoader {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /**
+   * {@code BATON_STORE_PASSWORD_FILE=/run/secrets/db} reads the key's value from that file (a
+   * Kubernetes secret mounted as a file); the variable itself, when also set, wins.
+   */
+  public static final String FILE_SUFFIX = "_FILE";
 
   private ConfigLoader() {}
 
@@ -43,6 +49,14 @@ public final class ConfigLoader {
       layer(values, readFile(file), file.toString());
     }
     for (ConfigKey key : ConfigKeys.all()) {
+      String fileName = env.get(key.envName() + FILE_SUFFIX);
+      if (fileName != null && !fileName.isBlank()) {
+        values.put(
+            key.name(),
+            new Settings.Value(
+                secretFile(Path.of(fileName), key),
+                "the file " + fileName + " (" + key.envName() + FILE_SUFFIX + ")"));
+      }
       String value = env.get(key.envName());
       if (value != null) {
         values.put(key.name(), new Settings.Value(value, "environment variable " + key.envName()));
@@ -103,6 +117,24 @@ public final class ConfigLoader {
       previous = current;
     }
     return previous[b.length()];
+  }
+
+  /** A value kept in a file: its content without the trailing line break. */
+  private static String secretFile(Path file, ConfigKey key) {
+    try {
+      return Files.readString(file).stripTrailing();
+    } catch (IOException e) {
+      throw new ConfigException(
+          "cannot read "
+              + key.envName()
+              + FILE_SUFFIX
+              + " (key "
+              + key.name()
+              + ") from "
+              + file
+              + ": "
+              + e.getMessage());
+    }
   }
 
   /** The file's keys, flattened to dotted names ({@code lease: {ttl: 5s}} → {@code lease.ttl}). */

@@ -16,6 +16,7 @@ public record NodeConfig(
     String nodeId,
     String cluster,
     Http http,
+    Auth auth,
     Store store,
     Lease lease,
     EngineConfig engine,
@@ -25,8 +26,23 @@ public record NodeConfig(
     Path flowsDir,
     String loggingFormat) {
 
-  /** The HTTP API's settings. */
-  public record Http(String host, int port, int maxBodySize) {}
+  /**
+   * The HTTP API's settings.
+   *
+   * @param tlsCertFile with {@code tlsKeyFile}: serve HTTPS; both null: plain HTTP
+   */
+  public record Http(String host, int port, int maxBodySize, Path tlsCertFile, Path tlsKeyFile) {
+    public boolean tls() {
+      return tlsCertFile != null;
+    }
+  }
+
+  /**
+   * Who may call the API.
+   *
+   * @param keysFile the API keys file, or null (only with authentication off)
+   */
+  public record Auth(boolean required, Path keysFile, boolean metricsOpen) {}
 
   /** Where runs are stored. */
   public record Store(
@@ -66,11 +82,19 @@ public record NodeConfig(
             settings.string(ConfigKeys.HTTP_HOST),
             checked(
                 settings, ConfigKeys.HTTP_PORT, () -> port(settings.integer(ConfigKeys.HTTP_PORT))),
-            positive(settings, ConfigKeys.HTTP_MAX_BODY_SIZE));
+            positive(settings, ConfigKeys.HTTP_MAX_BODY_SIZE),
+            settings.optional(ConfigKeys.HTTP_TLS_CERT_FILE).map(Path::of).orElse(null),
+            settings.optional(ConfigKeys.HTTP_TLS_KEY_FILE).map(Path::of).orElse(null));
+    if ((http.tlsCertFile() == null) != (http.tlsKeyFile() == null)) {
+      throw settings.bad(
+          http.tlsCertFile() == null ? ConfigKeys.HTTP_TLS_KEY_FILE : ConfigKeys.HTTP_TLS_CERT_FILE,
+          "HTTPS needs both http.tlsCertFile and http.tlsKeyFile");
+    }
     return new NodeConfig(
         nodeId,
         cluster,
         http,
+        auth(settings),
         store(settings),
         lease(settings, cluster),
         engine(settings, nodeId),
@@ -83,6 +107,24 @@ public record NodeConfig(
         rebalance(settings),
         settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
         settings.choice(ConfigKeys.LOGGING_FORMAT));
+  }
+
+  private static Auth auth(Settings settings) {
+    boolean required = settings.choice(ConfigKeys.AUTH_MODE).equals("keys");
+    Path keysFile = settings.optional(ConfigKeys.AUTH_KEYS_FILE).map(Path::of).orElse(null);
+    if (required && keysFile == null) {
+      throw settings.bad(
+          ConfigKeys.AUTH_MODE,
+          "needs "
+              + ConfigKeys.AUTH_KEYS_FILE.name()
+              + " (create keys with 'baton keys create'); to run without authentication set "
+              + ConfigKeys.AUTH_MODE.name()
+              + ": none explicitly");
+    }
+    return new Auth(
+        required,
+        required ? keysFile : null,
+        settings.choice(ConfigKeys.AUTH_METRICS).equals("open"));
   }
 
   private static Store store(Settings settings) {

@@ -22,6 +22,7 @@ final class ApiOperation {
   private final String path;
   private final Handler handler;
   private Permission permission;
+  private FlowScope scope;
   private String summary;
   private final List<Param> params = new ArrayList<>();
   private final Map<Integer, String> responses = new TreeMap<>();
@@ -31,13 +32,23 @@ final class ApiOperation {
     this.method = method;
     this.path = path;
     this.handler = handler;
-    this.permission =
-        method.equals(HandlerType.GET) ? Permission.RUNS_READ : Permission.RUNS_SUBMIT;
     this.summary = method + " " + path;
   }
 
+  /**
+   * What the caller needs. Every route must declare one: {@link RoutePermissions} refuses a table
+   * with a route without (deny by default). Limited keys: {@link FlowScope#NONE} for public routes,
+   * else {@link FlowScope#ALL_FLOWS} (refused to keys limited to flow patterns).
+   */
   ApiOperation permission(Permission permission) {
+    return permission(
+        permission, permission == Permission.PUBLIC ? FlowScope.NONE : FlowScope.ALL_FLOWS);
+  }
+
+  /** What the caller needs, and which flow the call acts on for keys limited to flow patterns. */
+  ApiOperation permission(Permission permission, FlowScope scope) {
     this.permission = Objects.requireNonNull(permission);
+    this.scope = Objects.requireNonNull(scope);
     return this;
   }
 
@@ -77,8 +88,13 @@ final class ApiOperation {
     return handler;
   }
 
+  /** Null until declared. */
   Permission permission() {
     return permission;
+  }
+
+  FlowScope scope() {
+    return scope;
   }
 
   String summary() {

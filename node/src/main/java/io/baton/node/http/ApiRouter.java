@@ -4,6 +4,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
+import io.javalin.security.RouteRole;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -60,14 +61,16 @@ final class ApiRouter {
   void registerAll(RoutesConfig routes) {
     for (ApiOperation operation : operations) {
       String current = versioned(operation.path());
-      routes.addHttpHandler(
-          operation.method(), current, operation.handler(), operation.permission());
+      // A route without a permission is registered without a role: the guard refuses it to all
+      // and HttpApi does not start (RoutePermissions has no rule for it).
+      RouteRole[] roles =
+          operation.permission() == null
+              ? new RouteRole[0]
+              : new RouteRole[] {operation.permission()};
+      routes.addHttpHandler(operation.method(), current, operation.handler(), roles);
       if (!current.equals(operation.path())) {
         routes.addHttpHandler(
-            operation.method(),
-            operation.path(),
-            deprecated(operation.handler(), current),
-            operation.permission());
+            operation.method(), operation.path(), deprecated(operation.handler(), current), roles);
       }
     }
   }

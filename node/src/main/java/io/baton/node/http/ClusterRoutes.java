@@ -38,7 +38,7 @@ final class ClusterRoutes implements Routes {
         .responds(200, "the moves", 400, "dryRun is not true or false");
     routes
         .get("/api/version", this::version)
-        .permission(Permission.PUBLIC)
+        .permission(Permission.CLUSTER_READ, FlowScope.NONE)
         .summary("This node's id and version")
         .responds(200, "the node id and version");
   }

@@ -39,7 +39,7 @@ final class FlowRoutes implements Routes {
   public void addTo(ApiRouter routes) {
     routes
         .post("/api/flows", this::apply)
-        .permission(Permission.FLOWS_WRITE)
+        .permission(Permission.FLOWS_WRITE, FlowScope.BODY)
         .summary("Apply a flow (YAML or JSON); a new version when its content changed")
         .query("source", "string", "the file name to show in validation errors")
         .responds(
@@ -56,7 +56,7 @@ final class FlowRoutes implements Routes {
         .responds(200, "the flows");
     routes
         .get("/api/flows/{name}", this::show)
-        .permission(Permission.FLOWS_READ)
+        .permission(Permission.FLOWS_READ, FlowScope.FLOW)
         .summary("A flow with every version")
         .responds(200, "the flow", 404, "no flow of that name");
   }
@@ -65,8 +65,10 @@ final class FlowRoutes implements Routes {
     requireFlowContentType(ctx);
     String source = ctx.queryParam("source");
     Flow flow =
-        orchestrator.applyFlow(
+        orchestrator.readFlow(
             ctx.body(), source == null || source.isBlank() ? DEFAULT_SOURCE : source);
+    AccessGuard.requireFlow(ctx, flow.name());
+    orchestrator.registerFlow(flow);
     ctx.header("Location", "/api/flows/" + flow.name());
     Json.send(ctx, 201, Json.object("name", flow.name(), "hash", flow.hash()));
   }

@@ -2,6 +2,7 @@ package io.baton.node.http;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.cluster.OrchestratorNode;
+import io.baton.node.auth.Authenticator;
 import io.baton.time.NamedThreads;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
@@ -14,7 +15,12 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import kotlin.LazyKt;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,14 +46,17 @@ public final class HttpApi implements AutoCloseable {
 
   private final Javalin app;
   private final ApiRouter router;
+  private final RoutePermissions permissions;
   private final EventStream stream;
   private final RunChangeFeed feed;
   private final ExecutorService async;
   private final String host;
+  private final TlsFiles tls;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private HttpApi(Builder builder) {
     this.host = builder.settings.host();
+    this.tls = builder.tls;
     this.stream = new EventStream(builder.node.engine(), builder.settings.streamHeartbeat());
     this.feed =
         new RunChangeFeed(
@@ -63,14 +72,46 @@ public final class HttpApi implements AutoCloseable {
     new OpenApiRoutes(router, builder.version).addTo(router);
     ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
     RequestMetrics requestMetrics = new RequestMetrics(builder.metrics);
+    this.permissions =
+        builder.adjustPermissions.apply(
+            RoutePermissions.of(router.operations(), builder.metricsOpen));
+    AccessGuard guard =
+        new AccessGuard(builder.authenticator, permissions, builder.node.orchestrator());
     this.app =
         Javalin.create(
             config -> {
               configure(config, builder.settings);
               requestMetrics.register(config.routes);
+              guard.register(config.routes);
               router.registerAll(config.routes);
               problems.register(config.routes);
             });
+    try {
+      requirePermissionForEveryRoute(permissions);
+    } catch (RuntimeException unguarded) {
+      stream.close();
+      feed.close();
+      async.shutdownNow();
+      throw unguarded;
+    }
+  }
+
+  /** Deny by default, checked at start: a route nobody gave a permission fails every API test. */
+  private void requirePermissionForEveryRoute(RoutePermissions permissions) {
+    List<String> missing = permissions.missing(registeredRoutes());
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(
+          "routes without a permission in RoutePermissions: " + String.join(", ", missing));
+    }
+  }
+
+  /** Every registered route as {@code "METHOD /path/{param}"}. */
+  List<String> registeredRoutes() {
+    return app.unsafe.internalRouter.allHttpHandlers().stream()
+        .map(parsed -> parsed.endpoint)
+        .filter(endpoint -> endpoint.method.isHttpMethod())
+        .map(endpoint -> RoutePermissions.key(endpoint.method.name(), endpoint.path))
+        .toList();
   }
 
   private static List<Routes> routes(Builder builder, EventStream stream) {
@@ -98,6 +139,21 @@ public final class HttpApi implements AutoCloseable {
     // The dashboard: static files on the classpath, at / on every node, no external requests.
     config.staticFiles.add(DASHBOARD, Location.CLASSPATH);
     config.concurrency.executor = LazyKt.lazy(() -> new AsyncExecutor(async));
+    config.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+    if (tls != null) {
+      config.jetty.addConnector(
+          (server, http) -> {
+            http.addCustomizer(new SecureRequestCustomizer(false));
+            ServerConnector connector =
+                new ServerConnector(
+                    server,
+                    new SslConnectionFactory(tls.factory(), "http/1.1"),
+                    new HttpConnectionFactory(http));
+            connector.setHost(settings.host());
+            connector.setPort(settings.port());
+            return connector;
+          });
+    }
   }
 
   public static Builder builder() {
@@ -111,12 +167,17 @@ public final class HttpApi implements AutoCloseable {
 
   /** Where clients reach the API, such as {@code http://127.0.0.1:8080}. */
   public URI uri() {
-    return URI.create("http://" + host + ":" + port());
+    return URI.create((tls == null ? "http" : "https") + "://" + host + ":" + port());
   }
 
   /** The route table, as the OpenAPI document describes it. */
   List<ApiOperation> operations() {
     return router.operations();
+  }
+
+  /** What each registered route requires, as the guard enforces it. */
+  RoutePermissions permissions() {
+    return permissions;
   }
 
   int runFeedSubscribers() {
@@ -137,6 +198,9 @@ public final class HttpApi implements AutoCloseable {
     feed.close();
     app.stop();
     async.shutdownNow();
+    if (tls != null) {
+      tls.close();
+    }
     log.info("HTTP API on {} stopped", uri);
   }
 
@@ -149,6 +213,10 @@ public final class HttpApi implements AutoCloseable {
     private Clock clock;
     private String version = "dev";
     private int streamReplayLimit = RunChangeFeed.DEFAULT_MAX_REPLAY;
+    private Authenticator authenticator = Authenticator.none();
+    private boolean metricsOpen = true;
+    private UnaryOperator<RoutePermissions> adjustPermissions = UnaryOperator.identity();
+    private TlsFiles tls;
 
     public Builder node(OrchestratorNode node) {
       this.node = node;
@@ -191,6 +259,30 @@ public final class HttpApi implements AutoCloseable {
       return this;
     }
 
+    /** Who may call: {@link Authenticator#none()} (everyone is an admin) unless given. */
+    public Builder authenticator(Authenticator authenticator) {
+      this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+      return this;
+    }
+
+    /** Whether {@code /metrics} is public (else it needs {@code metrics.read}); true unless set. */
+    public Builder metricsOpen(boolean metricsOpen) {
+      this.metricsOpen = metricsOpen;
+      return this;
+    }
+
+    /** Changes the table derived from the routes (tests: a route without a permission). */
+    Builder adjustPermissions(UnaryOperator<RoutePermissions> adjust) {
+      this.adjustPermissions = Objects.requireNonNull(adjust, "adjust");
+      return this;
+    }
+
+    /** Serves HTTPS with these PEM files (reloaded when they change) instead of plain HTTP. */
+    public Builder tls(TlsFiles tls) {
+      this.tls = tls;
+      return this;
+    }
+
     /** Binds the settings' host and port and serves until {@link HttpApi#close()}. */
     public HttpApi start() {
       Objects.requireNonNull(node, "HttpApi needs node");
@@ -200,6 +292,9 @@ public final class HttpApi implements AutoCloseable {
       HttpApi api = new HttpApi(this);
       try {
         api.app.start(settings.host(), settings.port());
+        if (tls != null) {
+          tls.watch();
+        }
       } catch (RuntimeException failure) {
         api.stream.close();
         api.feed.close();

@@ -8,6 +8,7 @@ import io.baton.engine.RunConflictException;
 import io.baton.engine.RunNotFoundException;
 import io.baton.flow.FlowValidationException;
 import io.baton.lease.LeaseUnavailableException;
+import io.baton.node.auth.AuthenticationFailedException;
 import io.baton.store.BlobTooLargeException;
 import io.baton.store.StoreUnavailableException;
 import io.javalin.config.RoutesConfig;
@@ -48,6 +49,14 @@ final class ProblemMapper {
     if (problem.status() == 503) {
       ctx.header("Retry-After", "1");
     }
+    if (problem.status() == 413) {
+      // the rest of the body is not read: the client must not send its next request on this
+      // connection, which the server closes
+      ctx.header("Connection", "close");
+    }
+    if (problem.status() == 401) {
+      ctx.header("WWW-Authenticate", "Bearer realm=\"baton\"");
+    }
     problem.send(ctx);
   }
 
@@ -61,6 +70,12 @@ final class ProblemMapper {
   }
 
   private Problem map(Throwable failure, Context ctx) {
+    if (failure instanceof AuthenticationFailedException unauthenticated) {
+      return Problem.of(401, "unauthenticated", "Not authenticated", unauthenticated.getMessage());
+    }
+    if (failure instanceof AccessDeniedException denied) {
+      return Problem.of(403, "forbidden", "Not allowed", denied.getMessage());
+    }
     if (failure instanceof FlowValidationException invalid) {
       return invalidFlow(invalid);
     }

@@ -1,7 +1,9 @@
 package io.baton.node.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.engine.CommandOrigin;
 import io.baton.engine.Orchestrator;
+import io.baton.node.auth.Principal;
 import io.baton.store.RunRecord;
 import io.baton.store.SignalType;
 import io.javalin.http.Context;
@@ -11,14 +13,16 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code POST /api/runs/{id}/cancel | resume | approve | reject}, each with an optional JSON body
- * ({@code by}; approve and reject also {@code step} and {@code comment}). Answers 200 with the run
+ * ({@code by}, {@code reason}; approve and reject also {@code step} and {@code comment}, which is
+ * the reason). With authentication on, who acted is the caller's key, whatever {@code by} says; the
+ * command is journaled with who, how and why ({@code CommandApplied}). Answers 200 with the run
  * once its owner applied the command (or after {@link Orchestrator#SIGNAL_WAIT}), 404 for an
  * unknown run and 409 with the reason when the run's status does not allow the command.
  */
 final class RunActionRoutes implements Routes {
   static final String DEFAULT_ACTOR = "api";
-  private static final List<String> BY_ONLY = List.of("by");
-  private static final List<String> ANSWER_FIELDS = List.of("by", "step", "comment");
+  private static final List<String> REASON_FIELDS = List.of("by", "reason");
+  private static final List<String> ANSWER_FIELDS = List.of("by", "step", "comment", "reason");
 
   private final Orchestrator orchestrator;
 
@@ -31,13 +35,15 @@ final class RunActionRoutes implements Routes {
     document(
         routes.post(
             "/api/runs/{id}/cancel",
-            ctx -> act(ctx, BY_ONLY, (id, cmd) -> orchestrator.cancelAsync(id, cmd.by()))),
+            ctx ->
+                act(ctx, REASON_FIELDS, (id, cmd) -> orchestrator.cancelAsync(id, cmd.origin()))),
         Permission.RUNS_CANCEL,
         "Cancel a pending, running or waiting run");
     document(
         routes.post(
             "/api/runs/{id}/resume",
-            ctx -> act(ctx, BY_ONLY, (id, cmd) -> orchestrator.resumeAsync(id, cmd.by()))),
+            ctx ->
+                act(ctx, REASON_FIELDS, (id, cmd) -> orchestrator.resumeAsync(id, cmd.origin()))),
         Permission.RUNS_RESUME,
         "Resume a recoverable failed run");
     document(
@@ -54,7 +60,7 @@ final class RunActionRoutes implements Routes {
 
   private static void document(ApiOperation operation, Permission permission, String summary) {
     operation
-        .permission(permission)
+        .permission(permission, FlowScope.RUN)
         .summary(summary)
         .responds(
             200, "the run once its owner applied the command",
@@ -64,13 +70,23 @@ final class RunActionRoutes implements Routes {
   }
 
   /** What the body asked, checked before anything runs. */
-  private record Command(String by, String step, String comment) {
-    static Command of(ObjectNode body) {
+  private record Command(CommandOrigin origin, String step) {
+    /** An authenticated caller is who acted, whatever the body says. */
+    static Command of(ObjectNode body, Principal principal) {
       String by = Requests.optionalText(body, "by");
+      if (principal.authenticated()) {
+        by = principal.name();
+      }
+      String reason = Requests.optionalText(body, "comment");
+      if (reason == null) {
+        reason = Requests.optionalText(body, "reason");
+      }
       return new Command(
-          by == null || by.isBlank() ? DEFAULT_ACTOR : by,
-          Requests.optionalText(body, "step"),
-          Requests.optionalText(body, "comment"));
+          new CommandOrigin(
+              by == null || by.isBlank() ? DEFAULT_ACTOR : by,
+              principal.via().displayName(),
+              reason),
+          Requests.optionalText(body, "step"));
     }
   }
 
@@ -79,12 +95,12 @@ final class RunActionRoutes implements Routes {
   }
 
   private Action answer(SignalType type) {
-    return (id, cmd) -> orchestrator.answerAsync(id, type, cmd.step(), cmd.by(), cmd.comment());
+    return (id, cmd) -> orchestrator.answerAsync(id, type, cmd.step(), cmd.origin());
   }
 
   private static void act(Context ctx, List<String> fields, Action action) throws Exception {
     UUID runId = Requests.runId(ctx);
-    Command command = Command.of(Requests.jsonObject(ctx, fields));
+    Command command = Command.of(Requests.jsonObject(ctx, fields), AccessGuard.principal(ctx));
     ctx.future(
         () ->
             action

@@ -7,6 +7,7 @@ import io.baton.engine.StepView;
 import io.baton.journal.ErrorInfo;
 import io.baton.journal.RunStatus;
 import io.baton.journal.replay.ClaimRecord;
+import io.baton.journal.replay.CommandRecord;
 import io.baton.store.RunRecord;
 import java.time.Instant;
 import java.util.List;
@@ -16,10 +17,11 @@ import java.util.UUID;
 
 /**
  * A run as the API shows it. Lists and commands answer with the summary; {@code GET /api/runs/{id}}
- * adds {@code steps}, {@code children} (subflow run ids) and {@code ownership} (every claim, oldest
- * first). {@code state} is the derived state when the status alone does not say it: {@code
- * recoverable-failure}, {@code stuck} (RUNNING, no live node executes it), and on the detail also
- * {@code retrying} (a step waits for its next attempt), {@code waiting-approval}, {@code
+ * adds {@code steps}, {@code children} (subflow run ids), {@code ownership} (every claim, oldest
+ * first) and {@code commands} (every command that changed the run: {@code command, by, via, reason,
+ * at}, oldest first). {@code state} is the derived state when the status alone does not say it:
+ * {@code recoverable-failure}, {@code stuck} (RUNNING, no live node executes it), and on the detail
+ * also {@code retrying} (a step waits for its next attempt), {@code waiting-approval}, {@code
  * waiting-timer} and {@code waiting-child}; null otherwise.
  */
 public record RunJson(
@@ -43,28 +45,29 @@ public record RunJson(
     String idempotencyKey,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<StepView> steps,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<UUID> children,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<ClaimRecord> ownership) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<ClaimRecord> ownership,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<CommandRecord> commands) {
 
   /** A run without derived state (answers to commands and submissions). */
   public static RunJson summary(RunRecord run) {
-    return of(run, null, null, null, null);
+    return of(run, null, null, null, null, null);
   }
 
   /** A run in a list, with its derived state among {@code liveNodes}. */
   static RunJson listed(RunRecord run, Set<String> liveNodes) {
     DerivedState state = DerivedState.of(run, liveNodes);
-    return of(run, state == null ? null : state.id(), null, null, null);
+    return of(run, state == null ? null : state.id(), null, null, null, null);
   }
 
   public static RunJson detail(RunView view) {
-    return of(view.run(), null, view.steps(), view.children(), view.ownership());
+    return of(view.run(), null, view.steps(), view.children(), view.ownership(), view.commands());
   }
 
   /** The detail with its derived state, computed from its steps as well. */
   static RunJson detail(RunView view, Set<String> liveNodes) {
     DerivedState listed = DerivedState.of(view.run(), liveNodes);
     String state = listed == null ? stepState(view) : listed.id();
-    return of(view.run(), state, view.steps(), view.children(), view.ownership());
+    return of(view.run(), state, view.steps(), view.children(), view.ownership(), view.commands());
   }
 
   private static String stepState(RunView view) {
@@ -88,7 +91,8 @@ public record RunJson(
       String state,
       List<StepView> steps,
       List<UUID> children,
-      List<ClaimRecord> ownership) {
+      List<ClaimRecord> ownership,
+      List<CommandRecord> commands) {
     return new RunJson(
         run.runId(),
         run.flowName(),
@@ -110,6 +114,7 @@ public record RunJson(
         run.idempotencyKey(),
         steps,
         children,
-        ownership);
+        ownership,
+        commands);
   }
 }

@@ -2,6 +2,7 @@ package io.baton.node.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.engine.CommandOrigin;
 import io.baton.engine.Orchestrator;
 import io.baton.engine.RunNotFoundException;
 import io.baton.journal.ExecutionJournal;
@@ -9,6 +10,7 @@ import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.NodeInfo;
+import io.baton.node.auth.Principal;
 import io.baton.store.RunIndex;
 import io.baton.store.RunPage;
 import io.baton.store.RunRecord;
@@ -50,7 +52,7 @@ final class RunRoutes implements Routes {
   public void addTo(ApiRouter routes) {
     routes
         .post("/api/runs", this::submit)
-        .permission(Permission.RUNS_SUBMIT)
+        .permission(Permission.RUNS_SUBMIT, FlowScope.BODY)
         .summary("Start a run of a flow (body: flow, input, idempotencyKey)")
         .responds(
             201, "the new run",
@@ -60,7 +62,7 @@ final class RunRoutes implements Routes {
     ApiOperation list =
         routes
             .get("/api/runs", this::list)
-            .permission(Permission.RUNS_READ)
+            .permission(Permission.RUNS_READ, FlowScope.RUN_LIST)
             .summary("Runs, newest first, filtered and paged by an opaque cursor")
             .responds(200, "a page of runs and the next cursor", 400, "a bad parameter");
     RunListParams.DOCUMENTED.forEach(p -> list.query(p.name(), p.type(), p.description()));
@@ -71,12 +73,12 @@ final class RunRoutes implements Routes {
         .responds(200, "a count per status");
     routes
         .get("/api/runs/{id}", this::show)
-        .permission(Permission.RUNS_READ)
+        .permission(Permission.RUNS_READ, FlowScope.RUN)
         .summary("A run with its steps, subflows, ownership history and derived state")
         .responds(200, "the run", 400, "a bad run id", 404, "no such run");
     routes
         .get("/api/runs/{id}/journal", this::journal)
-        .permission(Permission.RUNS_READ)
+        .permission(Permission.RUNS_READ, FlowScope.RUN)
         .summary("A run's journal entries in order, paged by sequence number")
         .query("after", "integer", "entries after this sequence number (default 0)")
         .query("limit", "integer", "page size, 1 to " + MAX_JOURNAL_PAGE + " (default 500)")
@@ -86,12 +88,13 @@ final class RunRoutes implements Routes {
   private void submit(Context ctx) throws Exception {
     ObjectNode body = Requests.jsonObject(ctx, SUBMIT_FIELDS);
     String flow = Requests.requiredText(body, "flow");
+    AccessGuard.requireFlow(ctx, flow);
     String key = Requests.optionalText(body, "idempotencyKey");
     JsonNode input = body.hasNonNull("input") ? body.get("input") : Json.MAPPER.createObjectNode();
     ctx.future(
         () ->
             orchestrator
-                .submitAsync(flow, input, key, null)
+                .submitAsync(flow, input, key, null, origin(AccessGuard.principal(ctx)))
                 .thenAccept(
                     submitted -> {
                       ctx.header("Location", "/api/v1/runs/" + submitted.run().runId());
@@ -102,6 +105,10 @@ final class RunRoutes implements Routes {
 
   private Set<String> liveNodes() {
     return leases.listNodes().stream().map(NodeInfo::nodeId).collect(Collectors.toSet());
+  }
+
+  private static CommandOrigin origin(Principal principal) {
+    return new CommandOrigin(principal.name(), principal.via().displayName(), null);
   }
 
   private void list(Context ctx) {

@@ -22,7 +22,46 @@ class ConfigLoaderTest {
   }
 
   private static NodeConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
-    return NodeConfig.from(ConfigLoader.load(file, env, flags, Map.of()));
+    return NodeConfig.from(ConfigLoader.load(file, env, flags, Map.of("auth.mode", "none")));
+  }
+
+  @Test
+  void a_node_refuses_to_run_without_authentication_unless_told_so_explicitly() {
+    assertThatThrownBy(() -> NodeConfig.from(ConfigLoader.load(null, Map.of(), Map.of(), Map.of())))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.mode")
+        .hasMessageContaining("auth.keysFile")
+        .hasMessageContaining("auth.mode: none");
+    NodeConfig keys =
+        NodeConfig.from(
+            ConfigLoader.load(
+                null, Map.of("BATON_AUTH_KEYS_FILE", "/etc/baton/keys.yaml"), Map.of(), Map.of()));
+    assertThat(keys.auth().required()).isTrue();
+    assertThat(keys.auth().keysFile()).hasToString("/etc/baton/keys.yaml");
+    NodeConfig off =
+        NodeConfig.from(
+            ConfigLoader.load(null, Map.of("BATON_AUTH_MODE", "none"), Map.of(), Map.of()));
+    assertThat(off.auth().required()).isFalse();
+  }
+
+  @Test
+  void a_secret_is_read_from_the_file_its_FILE_variable_names(@TempDir Path secrets)
+      throws IOException {
+    Path password = Files.writeString(secrets.resolve("db-password"), "s3cret\n");
+    NodeConfig config =
+        load(null, Map.of("BATON_STORE_PASSWORD_FILE", password.toString()), Map.of());
+    assertThat(config.store().password()).isEqualTo("s3cret");
+
+    assertThatThrownBy(
+            () ->
+                load(
+                    null,
+                    Map.of("BATON_STORE_PASSWORD_FILE", secrets.resolve("missing").toString()),
+                    Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("BATON_STORE_PASSWORD_FILE")
+        .hasMessageContaining("store.password")
+        .hasMessageContaining("missing");
   }
 
   @Test

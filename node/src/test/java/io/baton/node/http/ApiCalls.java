@@ -13,6 +13,7 @@ public final class ApiCalls {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private final URI base;
+  private final String token;
   private final HttpClient client =
       HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
@@ -20,7 +21,17 @@ public final class ApiCalls {
           .build();
 
   public ApiCalls(URI base) {
+    this(base, null);
+  }
+
+  private ApiCalls(URI base, String token) {
     this.base = base;
+    this.token = token;
+  }
+
+  /** These calls with {@code Authorization: Bearer token}. */
+  public ApiCalls withToken(String token) {
+    return new ApiCalls(base, token);
   }
 
   public URI base() {
@@ -47,7 +58,8 @@ public final class ApiCalls {
   }
 
   public HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT);
+    HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT);
+    return token == null ? request : request.header("Authorization", "Bearer " + token);
   }
 
   public Reply send(HttpRequest.Builder request) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.engine.EngineConfig;
+import io.baton.node.auth.Authenticator;
 import io.baton.node.metrics.NodeMetricRegistry;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.time.SystemScheduler;
@@ -130,11 +131,23 @@ public abstract class ApiTestBase {
                     .withStreamHeartbeat(Duration.ofMillis(200)))
             .clock(built.scheduler().clock())
             .version("test-version")
+            .authenticator(authenticator())
+            .tls(tls())
             .start();
     TestNode testNode =
         new TestNode(built.node(), built.scheduler(), built.metrics(), api, readiness);
     started.add(testNode);
     return testNode;
+  }
+
+  /** HTTPS for the nodes of this class: none (plain HTTP) unless overridden. */
+  protected TlsFiles tls() {
+    return null;
+  }
+
+  /** Who may call the nodes of this class: everyone (authentication off) unless overridden. */
+  protected Authenticator authenticator() {
+    return Authenticator.none();
   }
 
   private CapabilityRegistry capabilities() {

@@ -153,7 +153,7 @@ public class RunApiTest extends ApiTestBase {
             });
     assertThat(entries)
         .extracting(e -> e.get("event").get("type").asText())
-        .startsWith("RunCreated", "RunClaimed")
+        .startsWith("RunCreated", "CommandApplied", "RunClaimed")
         .contains("StepCompleted")
         .endsWith("RunCompleted");
   }

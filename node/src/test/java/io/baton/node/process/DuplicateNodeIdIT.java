@@ -22,6 +22,7 @@ class DuplicateNodeIdIT {
     env.put("BATON_NODE_ID", nodeId);
     env.put("BATON_CLUSTER", cluster);
     env.put("BATON_HTTP_PORT", String.valueOf(port));
+    env.put("BATON_AUTH_MODE", "none");
     env.put("BATON_STORE_TYPE", "postgres");
     env.put("BATON_STORE_URL", db.jdbcUrl());
     env.put("BATON_STORE_USER", db.server().user());

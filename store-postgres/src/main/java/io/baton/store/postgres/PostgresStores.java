@@ -1,9 +1,11 @@
 package io.baton.store.postgres;
 
+import io.baton.store.StoreUnavailableException;
 import io.baton.store.Stores;
 import io.baton.store.postgres.internal.Database;
 import io.baton.store.postgres.internal.SchemaMigrator;
 import java.time.Clock;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,16 +54,41 @@ public final class PostgresStores {
                 migrator.prepare(config.migrate());
                 return null;
               });
-      log.info("PostgreSQL stores ready on {}", config.url());
+      log.info("{}: stores ready", where(config));
       return new Stores(
           new PostgresJournal(database),
           new PostgresMetadataStore(database),
           new PostgresBlobStore(database, clock, config.maxBlobBytes()),
           new PostgresEventStore(database),
           database);
+    } catch (StoreUnavailableException unavailable) {
+      database.close();
+      throw new StoreUnavailableException(
+          where(config) + ": " + unavailable.getMessage() + tlsHint(unavailable, config),
+          unavailable);
     } catch (RuntimeException failure) {
       database.close();
       throw failure;
     }
+  }
+
+  /** Which connection: the URL without its parameters (which may name key files). */
+  private static String where(PostgresStoreConfig config) {
+    String url = config.url();
+    int query = url.indexOf('?');
+    return "PostgreSQL at " + (query < 0 ? url : url.substring(0, query));
+  }
+
+  /** Why, when the TLS handshake failed: the server's certificate did not verify. */
+  private static String tlsHint(Throwable failure, PostgresStoreConfig config) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SSLException) {
+        return " (TLS with sslmode="
+            + config.sslMode()
+            + ": the server's certificate is not signed by the CA in sslrootcert, or does not"
+            + " name the host)";
+      }
+    }
+    return "";
   }
 }

@@ -1,0 +1,20 @@
+package io.baton.node.http;
+
+/**
+ * Which flow a call acts on, for keys limited to flow-name patterns. Keys without patterns pass
+ * every scope.
+ */
+public enum FlowScope {
+  /** The route spans every flow (the cluster, the stream, lists): refused to limited keys. */
+  ALL_FLOWS,
+  /** The flow of the run named by the path's {@code {id}}. */
+  RUN,
+  /** The flow named by the path's {@code {name}}. */
+  FLOW,
+  /** A run list: limited keys must filter by a {@code flow} they may read ({@code ?flow=}). */
+  RUN_LIST,
+  /** The flow named in the body: the route itself checks it once it has read the body. */
+  BODY,
+  /** Not about flows (public routes, metrics). */
+  NONE
+}

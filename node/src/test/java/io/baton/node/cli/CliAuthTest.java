@@ -1,0 +1,112 @@
+package io.baton.node.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.baton.node.auth.ApiKeys;
+import io.baton.node.auth.ApiTokens;
+import io.baton.node.auth.Authenticator;
+import io.baton.node.http.ApiTestBase;
+import io.baton.node.http.TestFlows;
+import io.baton.time.SystemScheduler;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code baton keys create} makes the keys a node's keys file holds; client commands send them with
+ * {@code --token}, and a refusal exits 9 with the server's reason.
+ */
+public class CliAuthTest extends ApiTestBase {
+  private static final Pattern TOKEN = Pattern.compile("token: (bk_[A-Za-z0-9_-]{43})");
+
+  private String operatorToken;
+  private String createOutput;
+
+  @Override
+  protected Authenticator authenticator() {
+    CliResult created =
+        batonRaw("keys", "create", "--name", "ci", "--role", "operator", "--expires", "90d");
+    assertThat(created.exitCode()).as("%s", created).isZero();
+    createOutput = created.out();
+    Matcher token = TOKEN.matcher(createOutput);
+    assertThat(token.find()).as(createOutput).isTrue();
+    operatorToken = token.group(1);
+    String entry = createOutput.substring(createOutput.indexOf("  - name:"));
+    try {
+      Path file = Files.createTempFile("baton-keys", ".yaml");
+      Files.writeString(file, "keys:\n" + entry);
+      return ApiKeys.load(file, SystemScheduler.systemClock());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void keys_create_prints_the_token_once_and_an_entry_with_only_its_hash() {
+    String entry = createOutput.substring(createOutput.indexOf("  - name:"));
+    assertThat(entry)
+        .contains("name: ci")
+        .contains("role: operator")
+        .contains("hash: " + ApiTokens.hash(operatorToken))
+        .containsPattern("expires: \\d{4}-\\d\\d-\\d\\dT")
+        .doesNotContain(operatorToken);
+  }
+
+  @Test
+  void a_client_command_without_a_token_exits_7_and_says_how_to_send_one() {
+    CliResult result = baton(null, "runs");
+    assertThat(result.exitCode()).as("%s", result).isEqualTo(ExitCodes.DENIED);
+    assertThat(result.err()).contains("Not authenticated").contains("BATON_TOKEN");
+  }
+
+  @Test
+  void a_client_command_with_a_token_acts_as_its_key() {
+    assertThat(baton(operatorToken, "runs").exitCode()).isZero();
+  }
+
+  @Test
+  void an_operator_may_not_apply_flows() throws IOException {
+    Path flow = Files.createTempFile("flow", ".yaml");
+    Files.writeString(flow, TestFlows.quick(uniqueName("refused")));
+    CliResult result = baton(operatorToken, "flows", "apply", flow.toString());
+    assertThat(result.exitCode()).as("%s", result).isEqualTo(ExitCodes.DENIED);
+    assertThat(result.err()).contains("Not allowed").contains("flows.apply");
+  }
+
+  @Test
+  void an_unknown_role_is_a_usage_error_that_lists_the_roles() {
+    CliResult result = batonRaw("keys", "create", "--name", "x", "--role", "boss");
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(result.err()).contains("viewer, operator, developer, admin");
+  }
+
+  private CliResult baton(String token, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--server");
+    all.add(node.uri().toString());
+    if (token != null) {
+      all.add("--token");
+      all.add(token);
+    }
+    return batonRaw(all.toArray(String[]::new));
+  }
+
+  private static CliResult batonRaw(String... args) {
+    CommandLine cli = BatonCli.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new CliResult(code, out.toString(), err.toString());
+  }
+}
