@@ -31,7 +31,7 @@ final class ClusterRoutes implements Routes {
         .responds(200, "the nodes");
     routes
         .post("/api/cluster/rebalance", this::rebalance)
-        .permission(Permission.CLUSTER_READ)
+        .permission(Permission.CLUSTER_ADMIN)
         .summary(
             "The rebalancing moves the nodes' announced loads call for; without dryRun=true this"
                 + " node also carries out its own moves now")

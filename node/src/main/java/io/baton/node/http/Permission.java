@@ -21,6 +21,7 @@ public enum Permission implements RouteRole {
   EVENTS_SEND("events.send"),
   EVENTS_READ("events.read"),
   CLUSTER_READ("cluster.read"),
+  CLUSTER_ADMIN("cluster.admin"),
   METRICS_READ("metrics.read");
 
   private final String id;

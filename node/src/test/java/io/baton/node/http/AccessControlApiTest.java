@@ -120,6 +120,7 @@ public class AccessControlApiTest extends ApiTestBase {
     lowest.put("GET /api/recovery/incomplete", "viewer");
     lowest.put("GET /api/cluster", "viewer");
     lowest.put("GET /api/version", "viewer");
+    lowest.put("POST /api/cluster/rebalance", "admin");
     lowest.put("GET /api/stream", "viewer");
     lowest.put("GET /api/stream/runs", "viewer");
     lowest.put("GET /api/run-counts", "viewer");
