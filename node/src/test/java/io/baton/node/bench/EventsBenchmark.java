@@ -1,5 +1,7 @@
 package io.baton.node.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import io.baton.client.BatonEvent;
 import io.baton.client.BatonEvents;
 import io.baton.node.bench.LatencyBenchmark.Percentiles;
@@ -26,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -184,13 +185,10 @@ final class EventsBenchmark {
       int events)
       throws Exception {
     try (Connection connection = cluster.database.connect()) {
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-      while (count(connection, first, events) < events) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("runs did not all start within 5 minutes");
-        }
-        Thread.sleep(20);
-      }
+      await("every event's run started")
+          .atMost(Duration.ofMinutes(5))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> count(connection, first, events) >= events);
       List<Long> latencies = new ArrayList<>();
       Instant last = start;
       try (PreparedStatement query =

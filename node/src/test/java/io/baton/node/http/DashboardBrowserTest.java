@@ -274,8 +274,10 @@ class DashboardBrowserTest extends ApiTestBase {
     int runs = 20;
     List<UUID> submitted = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
-      submitted.add(submit(quick));
-      Thread.sleep(50); // spread the changes out, as a person's cluster would
+      UUID runId = submit(quick);
+      submitted.add(runId);
+      // spread the changes out, as a person's cluster would: one run finishes before the next
+      awaitStatus(runId, "SUCCEEDED");
     }
     double[] latencies = new double[runs];
     for (int i = 0; i < runs; i++) {
