@@ -91,7 +91,9 @@ final class AppendPipeline {
       retry(tree, failure);
       return;
     }
-    failingSinceNanos = NOT_FAILING;
+    if (failingSinceNanos != NOT_FAILING) {
+      failingSinceNanos = NOT_FAILING; // a volatile write only when an outage ends, not per append
+    }
     metrics.appendLatency(nanos);
     if (result instanceof AppendResult.Appended) {
       acknowledged(tree, request);
