@@ -3,6 +3,7 @@ package io.baton.cluster;
 import static io.baton.engine.testing.TestFlows.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.baton.engine.testing.CuttableStores;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
 import io.baton.journal.ClaimReason;
@@ -26,8 +27,10 @@ import org.junit.jupiter.api.Test;
 class RebalanceTest {
   private static final int RUNS = 20;
 
+  private final CuttableStores cutB = new CuttableStores();
   private final TestCluster cluster =
       new TestCluster()
+          .stores((node, shared) -> node.equals("node-b") ? cutB.wrap(shared) : shared)
           .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)))
           .rebalance(RebalanceConfig.defaults().withInterval(Duration.ofHours(1)));
 
@@ -109,6 +112,36 @@ class RebalanceTest {
 
     cluster.runUntil(() -> status(run) == RunStatus.SUCCEEDED, Duration.ofMinutes(2));
     assertThat(completions(run, "hold")).isEqualTo(1);
+  }
+
+  @Test
+  void a_run_offered_to_a_node_whose_claim_fails_comes_back_to_its_giver() {
+    OrchestratorNode a = cluster.start("node-a");
+    OrchestratorNode b = cluster.start("node-b");
+    cluster.apply(
+        TestFlows.named("one").step("hold", "gate", "{}").step("after", "noop", "{}").build());
+    UUID run =
+        cluster.await(a.orchestrator().submitAsync("one", json("{}"), null, null)).run().runId();
+    cluster.runUntil(() -> cluster.capabilities.waiting("hold"));
+    cluster.scheduler.advance(Duration.ofSeconds(1));
+
+    // node-b holds its lease but cannot read its store: its claim of the offered run fails
+    cutB.cut();
+    var left = a.engine().letGo(1, Duration.ZERO, Duration.ofSeconds(5));
+    cluster.capabilities.open("hold", json("{}"));
+    cluster.runUntil(left::isDone, Duration.ofSeconds(10));
+    assertThat(left.join()).containsExactly(run);
+    a.leases().offer(left.join(), "node-b");
+    cluster.scheduler.advance(Duration.ofSeconds(5));
+    assertThat(b.engine().owns(run)).isFalse();
+    assertThat(a.engine().owns(run)).as("left to its receiver for a grace period").isFalse();
+
+    cluster.runUntil(() -> status(run) == RunStatus.SUCCEEDED, Duration.ofMinutes(2));
+    assertThat(completions(run, "hold")).isEqualTo(1);
+    assertThat(completions(run, "after")).isEqualTo(1);
+    assertThat(cluster.stores.metadata().findRun(run).orElseThrow().orchestratorId())
+        .isEqualTo("node-a");
+    cutB.heal();
   }
 
   private RunStatus status(UUID runId) {

@@ -97,6 +97,51 @@ class StoreOutageHandoffTest {
     assertThat(a.engine().owns(later)).isTrue();
   }
 
+  @Test
+  void a_node_cut_off_its_store_and_etcd_stands_down_and_its_runs_move_when_its_lease_expires() {
+    OrchestratorNode a = cluster.node("node-a");
+    UUID runId =
+        cluster.await(a.orchestrator().submitAsync("held", json("{}"), null, null)).run().runId();
+    cluster.runUntil(() -> cluster.capabilities.waiting("hold"));
+    cluster.start("node-b");
+
+    // node-a is partitioned from both: it cannot revoke its own lease, so the peers wait for it
+    Instant cutAt = cluster.scheduler.now();
+    cutA.cut();
+    cluster.leaseService.setReachable("node-a", false);
+    cluster.capabilities.open("hold", json("{\"done\": true}"));
+    cluster.runUntil(() -> a.phase() == OrchestratorNode.Phase.STANDBY, Duration.ofMinutes(1));
+    assertThat(a.isReady()).isFalse();
+    assertThat(a.engine().activeCount()).isZero();
+    // the revocation failed: the lease stands until its TTL runs out, so node-b waits
+    cluster.scheduler.advance(Duration.ofMillis(500));
+    assertThat(cluster.node("node-b").engine().owns(runId)).isFalse();
+    assertThat(status(runId)).isEqualTo(RunStatus.RUNNING);
+    cluster.runUntil(
+        () -> {
+          if (cluster.capabilities.waiting("hold")) {
+            cluster.capabilities.open("hold", json("{\"done\": true}"));
+          }
+          return status(runId) == RunStatus.SUCCEEDED;
+        },
+        Duration.ofMinutes(1));
+    // adopted when the lease expired: at least two thirds of a TTL after the cut (the last
+    // renewal came at most a third of a TTL before it), at most a TTL and a check after it
+    Duration toAdopted = Duration.between(cutAt, cluster.scheduler.now());
+    assertThat(toAdopted)
+        .isGreaterThanOrEqualTo(TestCluster.TTL.multipliedBy(2).dividedBy(3))
+        .isLessThan(TestCluster.TTL.plusSeconds(3));
+    assertThat(completions(runId, "hold")).isEqualTo(1);
+    assertThat(cluster.stores.metadata().findRun(runId).orElseThrow().orchestratorId())
+        .isEqualTo("node-b");
+
+    cluster.leaseService.setReachable("node-a", true);
+    cutA.heal();
+    cluster.runUntil(() -> a.phase() == OrchestratorNode.Phase.READY, Duration.ofSeconds(10));
+    cluster.runUntil(() -> a.leases().state() == ConnectionState.CONNECTED, Duration.ofSeconds(5));
+    assertThat(a.isReady()).isTrue();
+  }
+
   private RunStatus status(UUID runId) {
     return cluster.stores.metadata().findRun(runId).orElseThrow().status();
   }
