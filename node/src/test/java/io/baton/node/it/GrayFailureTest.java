@@ -3,37 +3,23 @@ package io.baton.node.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.baton.capability.CapabilityRegistry;
-import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
-import io.baton.engine.EngineConfig;
-import io.baton.flow.FlowParser;
 import io.baton.journal.JournalCodec;
-import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
-import io.baton.journal.StepCompleted;
 import io.baton.lease.ConnectionState;
-import io.baton.lease.etcd.EtcdLeaseConfig;
-import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdTestCluster;
 import io.baton.lease.etcd.LoopbackProxy;
 import io.baton.node.testing.HoldCapability;
+import io.baton.node.testing.RealNode;
 import io.baton.recovery.RecoveryConfig;
-import io.baton.store.Stores;
 import io.baton.store.postgres.PostgresStoreConfig;
-import io.baton.store.postgres.PostgresStores;
 import io.baton.store.postgres.testkit.TestDatabase;
-import io.baton.time.SystemScheduler;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -90,8 +76,9 @@ class GrayFailureTest {
     HoldCapability hold = new HoldCapability();
 
     String proxiedUrl = "jdbc:postgresql://127.0.0.1:" + dbProxy.uri().getPort() + pg.getPath();
-    OrchestratorNode a = node("node-a", proxiedUrl, db, etcdProxy.uri(), cluster, hold);
-    OrchestratorNode b = node("node-b", db.jdbcUrl(), db, etcd.endpoints().get(0), cluster, hold);
+    OrchestratorNode a = node("node-a", proxiedUrl, db, etcdProxy.uri(), cluster, hold).node();
+    RealNode realB = node("node-b", db.jdbcUrl(), db, etcd.endpoints().get(0), cluster, hold);
+    OrchestratorNode b = realB.node();
     a.orchestrator().applyFlow(FLOW, "held.yaml");
 
     // 1. the database cut for node-a only: it stands down, node-b adopts
@@ -128,8 +115,8 @@ class GrayFailureTest {
         .until(() -> a.leases().state() == ConnectionState.CONNECTED);
 
     for (UUID run : concat(first, second)) {
-      assertThat(completions(b, run, "hold")).as("run %s", run).isEqualTo(1);
-      assertThat(completions(b, run, "after")).as("run %s", run).isEqualTo(1);
+      assertThat(realB.completions(run, "hold")).as("run %s", run).isEqualTo(1);
+      assertThat(realB.completions(run, "after")).as("run %s", run).isEqualTo(1);
     }
     assertThat(
             b.orchestrator().get(first.get(0)).ownership().stream()
@@ -138,58 +125,29 @@ class GrayFailureTest {
         .containsSubsequence("node-a", "node-b");
   }
 
-  private OrchestratorNode node(
+  private RealNode node(
       String nodeId, String jdbcUrl, TestDatabase db, URI etcd, String cluster, HoldCapability hold)
       throws Exception {
-    SystemScheduler scheduler = new SystemScheduler(nodeId, 2);
-    Stores stores =
-        PostgresStores.create(
-            PostgresStoreConfig.builder(jdbcUrl)
-                .user(db.server().user())
-                .password(db.server().password())
-                .maxPoolSize(4)
-                .connectionTimeout(Duration.ofSeconds(1))
-                .transientRetryWindow(Duration.ofSeconds(2))
-                .retryBackoff(Duration.ofMillis(20), Duration.ofMillis(500))
-                .build(),
-            Clock.systemUTC());
-    CapabilityRegistry.Builder builder =
-        BuiltInCapabilities.register(
-            CapabilityRegistry.builder(), HttpClient.newHttpClient(), getClass().getClassLoader());
-    builder.register(hold);
-    CapabilityRegistry capabilities = builder.build();
-    EtcdLeaseManager leases =
-        new EtcdLeaseManager(
-            EtcdLeaseConfig.builder()
-                .endpoints(List.of(etcd))
-                .cluster(cluster)
-                .leaseTtl(TTL)
-                .build(),
-            nodeId,
-            scheduler);
-    OrchestratorNode node =
-        OrchestratorNode.builder()
-            .config(EngineConfig.defaults(nodeId))
+    PostgresStoreConfig store =
+        PostgresStoreConfig.builder(jdbcUrl)
+            .user(db.server().user())
+            .password(db.server().password())
+            .maxPoolSize(4)
+            .connectionTimeout(Duration.ofSeconds(1))
+            .transientRetryWindow(Duration.ofSeconds(2))
+            .retryBackoff(Duration.ofMillis(20), Duration.ofMillis(500))
+            .build();
+    RealNode node =
+        RealNode.builder(nodeId)
+            .store(store)
+            .etcd(List.of(etcd), cluster, TTL)
             .recovery(
                 RecoveryConfig.defaults()
                     .withCheckInterval(Duration.ofSeconds(1))
                     .withStoreOutageHandoff(HANDOFF))
-            .scheduler(scheduler)
-            .stores(stores)
-            .leases(leases)
-            .capabilities(capabilities)
-            .flowReader(new FlowParser(capabilities)::parse)
-            .metrics(new MetricRegistry())
-            .build();
-    node.start().get(2, TimeUnit.MINUTES);
-    closeLater(
-        () -> {
-          node.halt().get(30, TimeUnit.SECONDS);
-          node.close();
-          stores.close();
-          scheduler.close();
-        });
-    return node;
+            .capability(hold)
+            .start();
+    return closeLater(node);
   }
 
   private static List<UUID> submit(OrchestratorNode node, int count, HoldCapability hold) {
@@ -217,13 +175,6 @@ class GrayFailureTest {
                 runs.stream()
                     .allMatch(
                         run -> node.orchestrator().find(run).status() == RunStatus.SUCCEEDED));
-  }
-
-  private static long completions(OrchestratorNode node, UUID run, String step) {
-    List<JournalEntry> entries = node.stores().journal().readFrom(run, 0, 10_000);
-    return entries.stream()
-        .filter(e -> e.event() instanceof StepCompleted done && done.step().equals(step))
-        .count();
   }
 
   private static List<UUID> concat(List<UUID> a, List<UUID> b) {

@@ -3,32 +3,20 @@ package io.baton.node.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.codahale.metrics.MetricRegistry;
-import io.baton.capability.CapabilityRegistry;
-import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
-import io.baton.engine.BatchingEngineIo;
 import io.baton.engine.EngineConfig;
-import io.baton.flow.FlowParser;
 import io.baton.journal.ClaimReason;
-import io.baton.journal.GroupCommitter;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunClaimed;
 import io.baton.journal.RunStatus;
 import io.baton.journal.StepCompleted;
-import io.baton.lease.etcd.EtcdLeaseConfig;
-import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdTestCluster;
 import io.baton.node.testing.HoldCapability;
+import io.baton.node.testing.RealNode;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.RunRecord;
-import io.baton.store.Stores;
-import io.baton.store.postgres.PostgresStores;
 import io.baton.store.postgres.testkit.TestDatabase;
-import io.baton.time.SystemScheduler;
-import java.net.http.HttpClient;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,9 +56,7 @@ class RecoveryOnRealServicesTest {
   private static EtcdTestCluster etcd;
   private static TestDatabase database;
   private final HoldCapability hold = new HoldCapability();
-  private final List<Running> nodes = new ArrayList<>();
-
-  private record Running(OrchestratorNode node, SystemScheduler scheduler, Stores stores) {}
+  private final List<RealNode> nodes = new ArrayList<>();
 
   @BeforeAll
   static void services() {
@@ -87,53 +73,23 @@ class RecoveryOnRealServicesTest {
   @AfterEach
   void stopNodes() throws Exception {
     hold.releaseAll();
-    for (Running running : nodes) {
-      running.node().halt();
-      running.node().close();
-      running.stores().close();
-      running.scheduler().close();
+    for (RealNode node : nodes) {
+      node.close();
     }
   }
 
   private OrchestratorNode start(String nodeId) throws Exception {
-    SystemScheduler scheduler = new SystemScheduler(nodeId, 2);
-    Stores stores = PostgresStores.create(database.config().build(), Clock.systemUTC());
-    CapabilityRegistry capabilities =
-        BuiltInCapabilities.register(
-                CapabilityRegistry.builder(),
-                HttpClient.newHttpClient(),
-                getClass().getClassLoader())
-            .register(hold)
-            .build();
-    EtcdLeaseManager leases =
-        new EtcdLeaseManager(
-            EtcdLeaseConfig.builder()
-                .endpoints(etcd.endpoints())
-                .cluster("recovery-it")
-                .leaseTtl(TTL)
-                .build(),
-            nodeId,
-            scheduler);
-    OrchestratorNode node =
-        OrchestratorNode.builder()
-            .config(EngineConfig.defaults(nodeId).withDrainTimeout(Duration.ofMillis(300)))
+    RealNode node =
+        RealNode.builder(nodeId)
+            .store(database.config().build())
+            .etcd(etcd.endpoints(), "recovery-it", TTL)
+            .engine(EngineConfig.defaults(nodeId).withDrainTimeout(Duration.ofMillis(300)))
             .recovery(RecoveryConfig.defaults().withCheckInterval(CHECK))
-            .scheduler(scheduler)
-            .stores(stores)
-            .leases(leases)
-            .capabilities(capabilities)
-            .flowReader(new FlowParser(capabilities)::parse)
-            .metrics(new MetricRegistry())
-            .io(
-                (nodeScheduler, journal, lease) ->
-                    new BatchingEngineIo(
-                        new GroupCommitter(journal, 256, Duration.ZERO, 1, nodeId + "-committer"),
-                        lease,
-                        4))
-            .build();
-    node.start().get(30, TimeUnit.SECONDS);
-    nodes.add(new Running(node, scheduler, stores));
-    return node;
+            .capability(hold)
+            .groupCommit()
+            .start();
+    nodes.add(node);
+    return node.node();
   }
 
   private List<UUID> submit(OrchestratorNode node, int count) {
