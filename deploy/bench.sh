@@ -4,6 +4,9 @@
 # docs/benchmarks.md for what was measured on this project's machine.
 #
 #   deploy/bench.sh [engine|latency|events|recovery|memory|handoff|failover|all]
+#   deploy/bench.sh rebalance  3 -> 6 nodes with 30,000 long-running runs, then a node joining and
+#                             leaving every 10 s (-Dbaton.bench.rebalanceRuns -Dbaton.bench.stepSeconds
+#                             -Dbaton.bench.churnCycles; give it -Dbench.heap=4g)
 #   deploy/bench.sh rollout   the rolling restart under load on real processes (RollingRestartIT,
 #                             long version: -Dbaton.rollout.steadySeconds=30
 #                             -Dbaton.rollout.runsPerSecond=20 by default)

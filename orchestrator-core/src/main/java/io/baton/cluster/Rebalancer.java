@@ -9,6 +9,7 @@ import io.baton.lease.LeaseManager;
 import io.baton.lease.LiveNodes;
 import io.baton.time.Futures;
 import io.baton.time.Scheduler;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,9 @@ public final class Rebalancer {
   public static final String MOVED_IN = "baton.rebalance.moved_in";
 
   private static final Logger log = LoggerFactory.getLogger(Rebalancer.class);
+
+  /** How long a run that left waits for others to be offered with it. */
+  private static final Duration OFFER_DELAY = Duration.ofMillis(20);
 
   private final String nodeId;
   private final RebalanceConfig config;
@@ -147,33 +151,88 @@ public final class Rebalancer {
     }
     rounds.inc();
     int total = mine.stream().mapToInt(RebalancePlan.Move::count).sum();
+    Offering offering = new Offering(mine);
     return engine
-        // a chosen run whose step outlasts the round's interval stays here and goes on
-        .letGo(total, config.coolDown(), config.interval())
-        .thenCompose(
-            left ->
-                io.call(
-                    "rebalance: offer",
-                    () -> {
-                      offer(mine, left);
-                      return null;
-                    }));
+        // each run is offered as it leaves; a chosen run whose step outlasts the round's interval
+        // stays here and goes on
+        .letGo(total, config.coolDown(), config.interval(), offering::left)
+        .thenCompose(left -> offering.flush())
+        // the others plan from announced loads: a stale one after a move makes them move too much
+        .thenCompose(offered -> announceLoad.get());
   }
 
-  /** Offers the runs that left to the moves' receivers, in plan order. */
-  private void offer(List<RebalancePlan.Move> mine, List<UUID> left) {
-    int from = 0;
-    for (RebalancePlan.Move move : mine) {
-      int to = Math.min(left.size(), from + move.count());
-      List<UUID> batch = new ArrayList<>(left.subList(from, to));
-      from = to;
-      if (batch.isEmpty()) {
-        break;
-      }
-      leases.offer(batch, move.to());
-      movedOut.inc(batch.size());
-      log.info("node {}: offered {} runs to {} (rebalancing)", nodeId, batch.size(), move.to());
+  /**
+   * The runs of one round on their way out: each is given to the next receiver in plan order as it
+   * leaves (at its own step boundary) and offered within {@link #OFFER_DELAY}, together with those
+   * that left meanwhile, so that a moved run pauses for about one offer and one poll of its
+   * receiver, not for the whole round. Thread-safe.
+   */
+  private final class Offering {
+    private final List<RebalancePlan.Move> moves;
+    private final Map<String, List<UUID>> pending = new LinkedHashMap<>();
+    private int move;
+    private int assigned;
+    private boolean flushScheduled;
+    private CompletableFuture<Void> flushing = CompletableFuture.completedFuture(null);
+
+    Offering(List<RebalancePlan.Move> moves) {
+      this.moves = moves;
     }
+
+    /** On the engine's loop, as a run leaves: never blocks. */
+    synchronized void left(UUID root) {
+      while (move < moves.size() && assigned >= moves.get(move).count()) {
+        move++;
+        assigned = 0;
+      }
+      if (move >= moves.size()) {
+        return; // more left than planned: its giver takes it back after the grace
+      }
+      assigned++;
+      pending.computeIfAbsent(moves.get(move).to(), to -> new ArrayList<>()).add(root);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        scheduler.schedule(
+            OFFER_DELAY,
+            () ->
+                Futures.whenComplete(
+                    flush(),
+                    (done, failure) -> {
+                      if (failure != null) {
+                        log.warn("node {}: offering runs failed: {}", nodeId, failure.toString());
+                      }
+                    }));
+      }
+    }
+
+    /** Offers what has left and is not offered yet; completes once it and earlier offers are. */
+    synchronized CompletableFuture<Void> flush() {
+      flushScheduled = false;
+      if (pending.isEmpty()) {
+        return flushing;
+      }
+      Map<String, List<UUID>> batch = new LinkedHashMap<>(pending);
+      pending.clear();
+      flushing =
+          flushing
+              .handle((done, failure) -> null)
+              .thenCompose(
+                  previous ->
+                      io.call(
+                          "rebalance: offer",
+                          () -> {
+                            batch.forEach(Rebalancer.this::offer);
+                            return null;
+                          }));
+      return flushing;
+    }
+  }
+
+  /** Offers runs that left to their receiver. */
+  private void offer(String to, List<UUID> runs) {
+    leases.offer(runs, to);
+    movedOut.inc(runs.size());
+    log.info("node {}: offered {} runs to {} (rebalancing)", nodeId, runs.size(), to);
   }
 
   private void pollOffers() {

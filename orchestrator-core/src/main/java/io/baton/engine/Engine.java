@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -458,6 +459,16 @@ public final class Engine {
    * here).
    */
   public CompletableFuture<List<UUID>> letGo(int count, Duration coolDown, Duration within) {
+    return letGo(count, coolDown, within, root -> {});
+  }
+
+  /**
+   * As {@link #letGo(int, Duration, Duration)}, and tells {@code eachLeft} of every root as it
+   * leaves (on the engine's loop: it must not block), so that the caller can pass it on at once
+   * rather than when the whole batch is done.
+   */
+  public CompletableFuture<List<UUID>> letGo(
+      int count, Duration coolDown, Duration within, Consumer<UUID> eachLeft) {
     CompletableFuture<List<UUID>> result = new CompletableFuture<>();
     onLoop(
         () -> {
@@ -473,7 +484,7 @@ public final class Engine {
                   .sorted(Comparator.comparing((ActiveTree t) -> t.quiet() ? 0 : 1))
                   .limit(Math.max(0, count))
                   .toList();
-          LettingGo batch = new LettingGo(chosen.size());
+          LettingGo batch = new LettingGo(chosen.size(), eachLeft);
           Futures.whenComplete(batch.done, (left, failure) -> result.complete(left));
           for (ActiveTree tree : chosen) {
             tree.leaving = batch;

@@ -4,19 +4,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
- * One batch of trees the engine lets go (rebalancing): each leaves at its next step boundary;
- * {@link #done} completes with those that left once all have, or when the batch's time is up (the
- * rest stay and go on). Loop only.
+ * One batch of trees the engine lets go (rebalancing): each leaves at its next step boundary, and
+ * {@code eachLeft} hears of it as it does; {@link #done} completes with those that left once all
+ * have, or when the batch's time is up (the rest stay and go on). Loop only.
  */
 final class LettingGo {
   final CompletableFuture<List<UUID>> done = new CompletableFuture<>();
   private final List<UUID> left = new ArrayList<>();
+  private final Consumer<UUID> eachLeft;
   private int waiting;
 
-  LettingGo(int size) {
+  LettingGo(int size, Consumer<UUID> eachLeft) {
     this.waiting = size;
+    this.eachLeft = eachLeft;
     if (size == 0) {
       done.complete(List.of());
     }
@@ -24,6 +27,7 @@ final class LettingGo {
 
   void left(UUID rootId) {
     left.add(rootId);
+    eachLeft.accept(rootId);
     waiting--;
     if (waiting <= 0) {
       done.complete(List.copyOf(left));

@@ -5,6 +5,7 @@ import io.baton.capability.Capability;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
+import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.BatchingEngineIo;
 import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineMetrics;
@@ -65,6 +66,17 @@ final class BenchCluster implements AutoCloseable {
       UnaryOperator<EngineConfig> engine,
       RecoveryConfig recovery)
       throws Exception {
+    return start(nodeId, ttl, extra, engine, recovery, RebalanceConfig.off());
+  }
+
+  Node start(
+      String nodeId,
+      Duration ttl,
+      List<Capability> extra,
+      UnaryOperator<EngineConfig> engine,
+      RecoveryConfig recovery,
+      RebalanceConfig rebalance)
+      throws Exception {
     SystemScheduler scheduler = new SystemScheduler(nodeId, 2);
     Stores stores =
         PostgresStores.create(database.config().maxPoolSize(8).build(), Clock.systemUTC());
@@ -88,6 +100,7 @@ final class BenchCluster implements AutoCloseable {
         OrchestratorNode.builder()
             .config(engine.apply(EngineConfig.defaults(nodeId)))
             .recovery(recovery)
+            .rebalance(rebalance)
             .scheduler(scheduler)
             .stores(stores)
             .leases(leases)

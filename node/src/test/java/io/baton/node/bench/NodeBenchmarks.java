@@ -96,6 +96,15 @@ public final class NodeBenchmarks {
           ttl,
           "p99 <= TTL + 500 = " + (ttl.toMillis() + 500) + " ms");
     }
+    if (which.equals("rebalance")) {
+      RebalanceBenchmark.run(
+          Integer.getInteger("baton.bench.rebalanceRuns", 30_000),
+          3,
+          6,
+          Duration.ofSeconds(Integer.getInteger("baton.bench.stepSeconds", 10)),
+          Integer.getInteger("baton.bench.churnCycles", 6),
+          Duration.ofSeconds(10));
+    }
     System.exit(0);
   }
 

@@ -61,4 +61,14 @@ class NodeBenchmarksSmokeTest {
         .isLessThan(ttl.toMillis() / 2);
     assertThat(paused).as("a paused node is no evidence").isGreaterThan(ttl.toMillis() / 2);
   }
+
+  @Test
+  void the_rebalance_benchmark_evens_out_the_runs_with_every_step_completed_once()
+      throws Exception {
+    RebalanceBenchmark.Figures figures =
+        RebalanceBenchmark.run(120, 2, 3, Duration.ofSeconds(1), 1, Duration.ofSeconds(2));
+    assertThat(figures.moved()).isPositive();
+    assertThat(figures.doubleCompletions()).isZero();
+    assertThat(figures.pause().samples()).isPositive();
+  }
 }
