@@ -68,7 +68,7 @@ public final class ConfigKeys {
           "auth.keysFile",
           ConfigType.STRING,
           null,
-          "The API keys file (YAML; see docs/security.md and 'baton keys create'). Re-read within a second of a change, so a removed or revoked key stops working on every node that reads it.");
+          "The API keys file (YAML; see docs/security.md and 'baton keys create --file-entry'). Re-read within a second of a change, so a removed or revoked key stops working on every node that reads it.");
   public static final ConfigKey AUTH_METRICS =
       choice(
           "auth.metrics",

@@ -117,7 +117,7 @@ public record NodeConfig(
           ConfigKeys.AUTH_MODE,
           "needs "
               + ConfigKeys.AUTH_KEYS_FILE.name()
-              + " (create keys with 'baton keys create'); to run without authentication set "
+              + " (make its first admin key with 'baton keys create --file-entry'); to run without authentication set "
               + ConfigKeys.AUTH_MODE.name()
               + ": none explicitly");
     }
