@@ -1,5 +1,12 @@
 // Baton's dashboard: plain JavaScript on the public API (/api/v1), no build step, no external
 // requests. Hash routes: #/runs?filters, #/run/<id>, #/flows, #/flow/<name>, #/cluster.
+//
+// Authentication: when the node needs it, the dashboard asks for an API key and keeps it in
+// sessionStorage (gone when the tab closes; never in a URL, never in localStorage). Every call
+// sends it as 'Authorization: Bearer'. The live stream is read with fetch() rather than
+// EventSource, because EventSource cannot send headers and the alternative, a token in the query
+// string, would put the key in access logs and browser history. What the signed-in role may not do
+// is not shown: GET /api/v1/me lists the permissions the node's route table grants it.
 'use strict';
 
 const API = '/api/v1';
@@ -7,12 +14,14 @@ const STATUSES = ['PENDING', 'RUNNING', 'WAITING', 'SUCCEEDED', 'FAILED', 'CANCE
 const STATES = ['recoverable-failure', 'stuck'];
 const PAGE = 50;
 const main = document.getElementById('main');
-let stream = null;       // the EventSource of the current page
+const TOKEN_KEY = 'baton.token';
+let stream = null;       // the live stream of the current page: { close() }
+let me = null;           // GET /me: who is signed in and the permissions the route table grants
 let currentRoute = 0;    // bumped on every navigation: a view still loading for an older one stays quiet
 
 // Replaces the page, unless the person navigated elsewhere while this view was loading.
 function show(route, ...nodes) {
-  if (route === currentRoute) main.replaceChildren(...nodes);
+  if (route === currentRoute) main.replaceChildren(...nodes.filter((node) => node !== null && node !== undefined));
 }
 
 // --- small helpers ------------------------------------------------------------------------
@@ -38,18 +47,33 @@ function svgEl(tag, attrs) {
   return node;
 }
 
+function token() { return sessionStorage.getItem(TOKEN_KEY); }
+
+function withToken(headers) {
+  const all = Object.assign({}, headers || {});
+  const key = token();
+  if (key) all.Authorization = 'Bearer ' + key;
+  return all;
+}
+
 async function api(path, options) {
-  const response = await fetch(API + path, options);
+  const request = Object.assign({}, options || {});
+  request.headers = withToken(request.headers);
+  const response = await fetch(API + path, request);
   const text = await response.text();
   let body = null;
   try { body = text ? JSON.parse(text) : null; } catch (e) { body = { detail: text }; }
   if (!response.ok) {
     const error = new Error((body && (body.detail || body.title)) || ('HTTP ' + response.status));
     error.status = response.status;
+    if (response.status === 401) signIn(token() ? error.message : null);
     throw error;
   }
   return body;
 }
+
+// Whether the signed-in caller holds a permission of the route table, such as 'runs.resume'.
+function may(permission) { return !!me && me.permissions.includes(permission); }
 
 function toast(message) {
   const box = document.getElementById('toast');
@@ -65,18 +89,122 @@ function shortId(id) { return id ? id.slice(0, 8) : ''; }
 function when(instant) { return instant ? new Date(instant).toLocaleString() : ''; }
 function pretty(value) { return el('pre', { text: JSON.stringify(value, null, 2) }); }
 
+// The run stream (server-sent events) read with fetch, so that it carries the Authorization
+// header; reconnects after a second with Last-Event-ID, as EventSource would.
 function openStream(query, onRun) {
   closeStream();
   const live = document.getElementById('live');
-  stream = new EventSource(API + '/stream/runs' + (query ? '?' + query : ''));
-  stream.addEventListener('open', () => { live.textContent = 'live'; live.classList.add('on'); });
-  stream.addEventListener('error', () => { live.textContent = 'reconnecting…'; live.classList.remove('on'); });
-  stream.addEventListener('run', (event) => onRun(JSON.parse(event.data)));
-  stream.addEventListener('reload', () => route());
+  const controller = new AbortController();
+  let lastId = null;
+  let closed = false;
+  const handle = { close() { closed = true; controller.abort(); } };
+  stream = handle;
+  const dispatch = (event, data) => {
+    if (event === 'run') onRun(JSON.parse(data));
+    else if (event === 'reload') route();
+  };
+  async function connect() {
+    const headers = withToken({ Accept: 'text/event-stream' });
+    if (lastId !== null) headers['Last-Event-ID'] = lastId;
+    const response = await fetch(API + '/stream/runs' + (query ? '?' + query : ''), { headers, signal: controller.signal });
+    if (response.status === 401) { closed = true; signIn('Your API key is no longer accepted'); return; }
+    if (response.status === 403) { closed = true; live.textContent = 'no live updates for this key'; return; }
+    if (!response.ok || !response.body) throw new Error('HTTP ' + response.status);
+    live.textContent = 'live';
+    live.classList.add('on');
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    let event = 'message';
+    let data = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let newline;
+      while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
+        if (line === '') {
+          if (data.length) dispatch(event, data.join('\n'));
+          event = 'message';
+          data = [];
+        } else if (!line.startsWith(':')) {
+          const colon = line.indexOf(':');
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          if (field === 'event') event = text;
+          else if (field === 'data') data.push(text);
+          else if (field === 'id') lastId = text;
+        }
+      }
+    }
+  }
+  (async () => {
+    while (!closed) {
+      try { await connect(); } catch (e) { /* network error or aborted: reconnect below */ }
+      if (closed || handle !== stream) return;
+      live.textContent = 'reconnecting…';
+      live.classList.remove('on');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
 }
 
 function closeStream() {
   if (stream) { stream.close(); stream = null; }
+}
+
+// --- signing in -------------------------------------------------------------------------------
+
+// Asks for an API key (the node answered 401): the key stays in this tab's sessionStorage.
+function signIn(why) {
+  closeStream();
+  sessionStorage.removeItem(TOKEN_KEY);
+  me = null;
+  currentRoute++;
+  renderSelf();
+  const key = el('input', { id: 'api-key', type: 'password', autocomplete: 'off', 'aria-label': 'API key', placeholder: 'bk_…' });
+  const form = el('form', { id: 'sign-in', class: 'card', 'aria-label': 'Sign in' },
+    el('h1', { text: 'Sign in' }),
+    el('p', { class: 'muted', text: 'This node needs an API key (ask an admin: baton keys create). It is kept in this tab only.' }),
+    why ? el('p', { class: 'error', id: 'sign-in-reason', text: why }) : null,
+    el('label', {}, 'API key', key),
+    el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'sign-in-button' }, 'Sign in')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, key.value.trim());
+    await start();
+  });
+  main.replaceChildren(form);
+  key.focus();
+}
+
+function signOut() {
+  signIn(null);
+}
+
+function renderSelf() {
+  const self = document.getElementById('self');
+  const parts = [];
+  if (me && me.authentication === 'required') {
+    parts.push(el('span', { id: 'who', text: me.name + ' (' + me.role + ')' }), ' ',
+      el('button', { class: 'secondary', id: 'sign-out', onclick: signOut }, 'Sign out'));
+  }
+  self.replaceChildren(...parts);
+  if (me && self.dataset.version) self.prepend(self.dataset.version + (parts.length ? ' · ' : ''));
+}
+
+// Learns who is signed in (401: asks for a key), then shows the page the address names.
+async function start() {
+  try {
+    me = await api('/me');
+  } catch (error) {
+    if (error.status !== 401) main.replaceChildren(el('p', { class: 'error', text: error.message }));
+    return;
+  }
+  api('/version').then((v) => { document.getElementById('self').dataset.version = 'node ' + v.nodeId + ' · ' + v.version; renderSelf(); }).catch(() => {});
+  renderSelf();
+  route();
 }
 
 // --- runs ------------------------------------------------------------------------------------
@@ -187,12 +315,13 @@ async function runView(id) {
   const active = ['PENDING', 'RUNNING', 'WAITING'].includes(run.status);
   // A finished run's steps may still read WAITING: only an active run can be answered.
   const waitingApproval = active && (run.steps || []).find((s) => s.status === 'WAITING' && s.waitingFor === 'approval');
+  // Commands the signed-in role may not give are not shown at all.
   const commands = [
-    ['resume', 'Resume', run.status === 'FAILED' && run.recoverable, 'Only a FAILED, recoverable run can be resumed'],
-    ['cancel', 'Cancel', active, 'Only a pending, running or waiting run can be cancelled'],
-    ['approve', 'Approve', !!waitingApproval, 'No step is waiting for an approval'],
-    ['reject', 'Reject', !!waitingApproval, 'No step is waiting for an approval'],
-  ];
+    ['resume', 'Resume', run.status === 'FAILED' && run.recoverable, 'Only a FAILED, recoverable run can be resumed', 'runs.resume'],
+    ['cancel', 'Cancel', active, 'Only a pending, running or waiting run can be cancelled', 'runs.cancel'],
+    ['approve', 'Approve', !!waitingApproval, 'No step is waiting for an approval', 'runs.answer'],
+    ['reject', 'Reject', !!waitingApproval, 'No step is waiting for an approval', 'runs.answer'],
+  ].filter((command) => may(command[4]));
   const reason = el('input', { id: 'reason', 'aria-label': 'Reason (optional)', placeholder: 'reason (optional)' });
   const buttons = commands.map(([command, label, allowed, why]) => el('button', {
     id: 'cmd-' + command, class: command === 'cancel' || command === 'reject' ? 'secondary' : null,
@@ -211,7 +340,7 @@ async function runView(id) {
 
   show(route, 
     el('h1', {}, 'Run ', el('span', { text: run.id, id: 'run-id' }), ' ', el('span', { id: 'run-status' }, badge(run.status)), ' ', stateBadge(run.state)),
-    el('div', { class: 'actions' }, reason, buttons),
+    buttons.length ? el('div', { class: 'actions' }, reason, buttons) : null,
     el('div', { class: 'grid2' },
       el('div', { class: 'card' }, el('dl', { class: 'facts' }, [
         ['Flow', run.flow], ['Status reason', run.statusReason], ['Owner', run.orchestratorId || '—'],
@@ -223,6 +352,11 @@ async function runView(id) {
     el('div', { class: 'grid2' },
       el('div', { class: 'card' }, el('h2', { text: 'Input' }), pretty(run.input)),
       el('div', { class: 'card' }, el('h2', { text: run.error ? 'Error' : 'Output' }), pretty(run.error || run.output))),
+    el('div', { class: 'card' }, el('h2', { text: 'Commands' }), el('table', { id: 'commands' },
+      el('thead', {}, el('tr', {}, ['Command', 'By', 'Via', 'Reason', 'When'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, (run.commands || []).map((c) => el('tr', { 'data-command': c.command },
+        el('td', { text: c.command }), el('td', { text: c.by }), el('td', { text: c.via }),
+        el('td', { class: 'wrap', text: c.reason || '' }), el('td', { text: when(c.at) })))))),
     el('div', { class: 'card' }, el('h2', { text: 'Ownership history' }), el('table', { id: 'ownership' },
       el('thead', {}, el('tr', {}, ['Node', 'Token', 'Previous', 'Reason', 'When'].map((h) => el('th', { text: h })))),
       el('tbody', {}, (run.ownership || []).map((c) => el('tr', {},
@@ -233,8 +367,16 @@ async function runView(id) {
 
   if (route !== currentRoute) return;
   openStream('root=' + encodeURIComponent(run.rootRunId), (changed) => {
-    if (changed.id === id && (changed.status !== run.status || changed.updatedAt !== run.updatedAt)) runView(id);
+    // Only a newer state than the one shown: a snapshot the page already has (the stream sends the
+    // runs changed in the last seconds to a new connection) must not rebuild it under the reader.
+    if (changed.id === id && newer(changed, run)) runView(id);
   });
+}
+
+function newer(changed, shown) {
+  const a = Date.parse(changed.updatedAt);
+  const b = Date.parse(shown.updatedAt);
+  return a > b || (a === b && changed.status !== shown.status);
 }
 
 function stepsTable(steps) {
@@ -332,7 +474,7 @@ async function flowView(name) {
   show(route, el('h1', { text: 'Flow ' + name }),
     el('div', { class: 'grid2' },
       el('div', { class: 'card' }, el('h2', { text: 'Graph' }), dag(flow, [])),
-      el('div', { class: 'card' }, el('h2', { text: 'Start a run' }), input, el('div', { class: 'actions' }, start))),
+      may('runs.submit') ? el('div', { class: 'card' }, el('h2', { text: 'Start a run' }), input, el('div', { class: 'actions' }, start)) : null),
     el('div', { class: 'card' }, el('h2', { text: 'Definition' }), pretty(flow.definition)),
     el('div', { class: 'card' }, el('h2', { text: 'Versions' }), el('table', {},
       el('tbody', {}, flow.versions.map((v) => el('tr', {}, el('td', { text: v.hash }), el('td', { text: when(v.createdAt) })))))));
@@ -379,10 +521,9 @@ async function route() {
     else if (parts[0] === 'cluster') await clusterView();
     else await runsView(new URLSearchParams(query || ''));
   } catch (error) {
-    main.replaceChildren(el('p', { class: 'error', text: error.message }));
+    if (error.status !== 401) main.replaceChildren(el('p', { class: 'error', text: error.message }));
   }
 }
 
-window.addEventListener('hashchange', route);
-api('/version').then((v) => { document.getElementById('self').textContent = 'node ' + v.nodeId + ' · ' + v.version; }).catch(() => {});
-route();
+window.addEventListener('hashchange', () => { if (me) route(); });
+start();

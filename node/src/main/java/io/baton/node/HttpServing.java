@@ -2,7 +2,9 @@ package io.baton.node;
 
 import io.baton.node.auth.ApiKeys;
 import io.baton.node.auth.Authenticator;
+import io.baton.node.auth.BearerTokens;
 import io.baton.node.auth.InvalidKeysFileException;
+import io.baton.node.auth.OidcTokens;
 import io.baton.node.config.ConfigException;
 import io.baton.node.config.ConfigKeys;
 import io.baton.node.config.NodeConfig;
@@ -63,10 +65,25 @@ final class HttpServing implements AutoCloseable {
           ConfigKeys.AUTH_MODE.name());
       return Authenticator.none();
     }
+    ApiKeys keys;
     try {
-      return ApiKeys.load(auth.keysFile(), runtime.clock());
+      keys = ApiKeys.load(auth.keysFile(), runtime.clock());
     } catch (InvalidKeysFileException e) {
       throw new ConfigException(e.getMessage() + " (key " + ConfigKeys.AUTH_KEYS_FILE.name() + ")");
+    }
+    if (auth.oidc() == null) {
+      return keys;
+    }
+    log.info(
+        "OIDC tokens of {} for audience {} accepted besides API keys; keys from {}",
+        auth.oidc().issuer(),
+        auth.oidc().audience(),
+        auth.oidc().jwksUrl());
+    try {
+      return new BearerTokens(keys, new OidcTokens(auth.oidc(), runtime.clock()));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          e.getMessage() + " (key " + ConfigKeys.AUTH_OIDC_JWKS_URL.name() + ")");
     }
   }
 

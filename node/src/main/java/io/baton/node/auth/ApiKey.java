@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One API key as the keys file holds it: never the token, only its SHA-256 hash.
+ * One API key as the keys file or the store holds it: never the token, only its SHA-256 hash.
  *
  * @param expires when it stops working, or null for never
  * @param revoked a revoked key stays listed (so the record says it existed) and never works
@@ -20,5 +20,20 @@ public record ApiKey(
 
   public Principal principal() {
     return new Principal(name, role, flows, AuthMethod.KEY);
+  }
+
+  /**
+   * Its principal, if the key works at {@code now}.
+   *
+   * @throws AuthenticationFailedException it was revoked or has expired; the message says which
+   */
+  Principal verify(Instant now) {
+    if (revoked) {
+      throw new AuthenticationFailedException("The API key '" + name + "' was revoked");
+    }
+    if (expires != null && !now.isBefore(expires)) {
+      throw new AuthenticationFailedException("The API key '" + name + "' expired at " + expires);
+    }
+    return principal();
   }
 }

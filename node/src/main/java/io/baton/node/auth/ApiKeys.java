@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,29 +60,40 @@ public final class ApiKeys implements Authenticator {
       throw new AuthenticationFailedException(
           "This call needs an API key: send 'Authorization: Bearer <token>'");
     }
+    return find(ApiTokens.hash(bearerToken.trim()))
+        .orElseThrow(
+            () -> new AuthenticationFailedException("The API key is not known to this node"))
+        .verify(clock.instant());
+  }
+
+  /**
+   * The file's key with this token hash, revoked and expired ones included.
+   *
+   * @throws AuthenticationFailedException the file is invalid (fail closed)
+   */
+  Optional<ApiKey> find(String hash) {
     Snapshot current = current();
     if (current.error() != null) {
       throw new AuthenticationFailedException(
           "The node cannot check API keys: its keys file is invalid (see the node's log)");
     }
-    String hash = ApiTokens.hash(bearerToken.trim());
     for (ApiKey key : current.keys()) {
       if (ApiTokens.sameHash(hash, key.hash())) {
-        return check(key);
+        return Optional.of(key);
       }
     }
-    throw new AuthenticationFailedException("The API key is not known to this node");
+    return Optional.empty();
   }
 
-  private Principal check(ApiKey key) {
-    if (key.revoked()) {
-      throw new AuthenticationFailedException("The API key '" + key.name() + "' was revoked");
-    }
-    if (key.expires() != null && !clock.instant().isBefore(key.expires())) {
-      throw new AuthenticationFailedException(
-          "The API key '" + key.name() + "' expired at " + key.expires());
-    }
-    return key.principal();
+  /** The keys of the file and those admins created through the API, checked in that order. */
+  @Override
+  public Authenticator withStoredKeys(StoredKeys stored) {
+    return new KeyRing(this, stored, clock);
+  }
+
+  @Override
+  public List<ApiKey> fileKeys() {
+    return keys();
   }
 
   /** The keys as last read. */

@@ -25,6 +25,13 @@ public final class ApiTokens {
     return PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
+  /** A new key's id: {@code key_} and 64 random bits in hex; not secret (it names the key). */
+  public static String keyId() {
+    byte[] bytes = new byte[8];
+    RANDOM.nextBytes(bytes);
+    return "key_" + HexFormat.of().formatHex(bytes);
+  }
+
   /** {@code sha256:<hex>} of the token, as the keys file stores it. */
   public static String hash(String token) {
     try {

@@ -6,6 +6,8 @@ import java.util.Locale;
 public enum AuthMethod {
   /** An API key (a bearer token whose hash is in the keys file). */
   KEY,
+  /** An OIDC/JWT bearer token of the configured issuer, verified against its JWKS. */
+  OIDC,
   /** Authentication is off ({@code auth.mode: none}): everyone is the anonymous admin. */
   NONE;
 

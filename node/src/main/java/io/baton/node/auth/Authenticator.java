@@ -1,5 +1,7 @@
 package io.baton.node.auth;
 
+import java.util.List;
+
 /** Turns a call's bearer token into the principal it proves. Thread-safe. */
 public interface Authenticator {
   /**
@@ -14,6 +16,19 @@ public interface Authenticator {
   /** Whether calls must authenticate at all; false only for {@code auth.mode: none}. */
   default boolean required() {
     return true;
+  }
+
+  /**
+   * This authenticator that also knows the keys admins created through the API ({@code POST
+   * /api/v1/keys}); unchanged when authentication is off.
+   */
+  default Authenticator withStoredKeys(StoredKeys stored) {
+    return this;
+  }
+
+  /** The keys of the keys file, as last read; none when there is no file. */
+  default List<ApiKey> fileKeys() {
+    return List.of();
   }
 
   /** Authentication off: every call is {@link Principal#ANONYMOUS}. */

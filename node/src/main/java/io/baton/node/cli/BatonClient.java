@@ -55,6 +55,13 @@ final class BatonClient {
             .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
+  ApiResponse delete(String path, String json) {
+    return send(
+        request(path)
+            .header("Content-Type", "application/json")
+            .method("DELETE", HttpRequest.BodyPublishers.ofString(json)));
+  }
+
   private HttpRequest.Builder request(String path) {
     String base = server.toString().replaceAll("/+$", "");
     HttpRequest.Builder request =

@@ -1,6 +1,10 @@
 package io.baton.node.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.node.auth.ApiTokens;
+import io.baton.node.auth.KeyAdministration;
 import io.baton.node.auth.Role;
 import io.baton.time.Durations;
 import io.baton.time.SystemScheduler;
@@ -8,26 +12,23 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
- * {@code baton keys create --name N --role R [--flows P,...] [--expires 90d]}: makes a token,
- * prints it once, and prints the entry for the keys file, which holds only the token's hash. Talks
- * to no server.
+ * {@code baton keys create --name N --role R [--flows P,...] [--expires 90d] [--reason TEXT]}: asks
+ * a node to create the key (an admin's call) and prints its token, once. With {@code --file-entry}
+ * it talks to no server: it makes a token and prints the entry for the keys file, which holds only
+ * the token's hash (how the first admin key is made).
  */
 @Command(
     name = "create",
     mixinStandardHelpOptions = true,
     description =
-        "Create an API key: print its token (once) and the entry to add to the keys file.")
-final class CreateKeyCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
+        "Create an API key through a node and print its token (once); with --file-entry, print"
+            + " an entry for the keys file instead (no server).")
+final class CreateKeyCommand extends ClientCommand {
   @Option(names = "--name", required = true, description = "Unique name; journaled as who acted.")
   String name;
 
@@ -47,6 +48,16 @@ final class CreateKeyCommand implements Callable<Integer> {
       description = "Stops working after this long, e.g. 90d, 12h.")
   String expires;
 
+  @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the audit record.")
+  String reason;
+
+  @Option(
+      names = "--file-entry",
+      description =
+          "Talk to no server: print the token and the entry to add to the keys file"
+              + " (auth.keysFile), for the first admin key.")
+  boolean fileEntry;
+
   @Override
   public Integer call() {
     Role parsedRole;
@@ -55,24 +66,63 @@ final class CreateKeyCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--role: " + e.getMessage());
     }
-    if (!name.matches("[A-Za-z0-9][A-Za-z0-9._@-]*")) {
+    if (!name.matches(KeyAdministration.NAME_PATTERN)) {
       throw new ParameterException(
           spec.commandLine(), "--name: use letters, digits, '.', '_', '@' and '-'");
     }
-    Instant expiresAt = null;
-    if (expires != null) {
-      try {
-        expiresAt =
-            SystemScheduler.systemClock()
-                .instant()
-                .plus(Durations.parse(expires))
-                .truncatedTo(ChronoUnit.SECONDS);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--expires: " + e.getMessage());
-      }
+    Instant expiresAt = expiresAt();
+    if (!fileEntry) {
+      return super.call();
     }
+    printFileEntry(parsedRole, expiresAt);
+    return ExitCodes.OK;
+  }
+
+  private Instant expiresAt() {
+    if (expires == null) {
+      return null;
+    }
+    try {
+      return SystemScheduler.systemClock()
+          .instant()
+          .plus(Durations.parse(expires))
+          .truncatedTo(ChronoUnit.SECONDS);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--expires: " + e.getMessage());
+    }
+  }
+
+  @Override
+  void run(BatonClient client) {
+    ObjectNode body = ApiResponse.MAPPER.createObjectNode().put("name", name).put("role", role);
+    if (!flows.isEmpty()) {
+      ArrayNode patterns = body.putArray("flows");
+      flows.forEach(patterns::add);
+    }
+    if (expires != null) {
+      body.put("expires", expires);
+    }
+    if (reason != null) {
+      body.put("reason", reason);
+    }
+    JsonNode key =
+        Failures.check(client.post("/api/v1/keys", "application/json", body.toString())).json();
+    PrintWriter out = out();
+    out.println("token: " + key.path("token").asText());
+    out.println("# Shown once: give it to the caller (BATON_TOKEN or --token).");
+    out.println("id: " + key.path("id").asText());
+    out.println("name: " + key.path("name").asText());
+    out.println("role: " + key.path("role").asText());
+    if (!flows.isEmpty()) {
+      out.println("flows: " + String.join(", ", flows));
+    }
+    out.println(
+        "expires: " + (key.path("expires").isNull() ? "never" : key.path("expires").asText()));
+  }
+
+  private void printFileEntry(Role parsedRole, Instant expiresAt) {
     String token = ApiTokens.generate();
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     out.println("token: " + token);
     out.println("# Shown once: give it to the caller (BATON_TOKEN or --token). Add this entry");
     out.println("# under 'keys:' in the node's keys file (auth.keysFile):");
@@ -89,6 +139,5 @@ final class CreateKeyCommand implements Callable<Integer> {
       out.println("    expires: " + expiresAt);
     }
     out.flush();
-    return ExitCodes.OK;
   }
 }

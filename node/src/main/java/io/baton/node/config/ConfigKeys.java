@@ -68,7 +68,37 @@ public final class ConfigKeys {
           "auth.keysFile",
           ConfigType.STRING,
           null,
-          "The API keys file (YAML; see docs/security.md and 'baton keys create'). Re-read within a second of a change, so a removed or revoked key stops working on every node that reads it.");
+          "The API keys file (YAML; see docs/security.md and 'baton keys create --file-entry'). Re-read within a second of a change, so a removed or revoked key stops working on every node that reads it.");
+  public static final ConfigKey AUTH_OIDC_ISSUER =
+      add(
+          "auth.oidc.issuer",
+          ConfigType.STRING,
+          null,
+          "Accept OIDC/JWT bearer tokens of this issuer (their iss) besides API keys; needs auth.oidc.audience and auth.oidc.jwksUrl. Only with auth.mode keys.");
+  public static final ConfigKey AUTH_OIDC_AUDIENCE =
+      add(
+          "auth.oidc.audience",
+          ConfigType.STRING,
+          null,
+          "The audience (aud) an OIDC token must name to be accepted by this cluster.");
+  public static final ConfigKey AUTH_OIDC_JWKS_URL =
+      add(
+          "auth.oidc.jwksUrl",
+          ConfigType.STRING,
+          null,
+          "Where the issuer publishes its signing keys (JWKS), such as https://idp/realms/x/protocol/openid-connect/certs. Cached for 5 minutes, fetched again (at most every 10 s) when a token names a key it lacks.");
+  public static final ConfigKey AUTH_OIDC_ROLE_CLAIM =
+      add(
+          "auth.oidc.roleClaim",
+          ConfigType.STRING,
+          "roles",
+          "The token claim holding the caller's Baton role (viewer, operator, developer, admin): a string or a list; the highest known role wins, other values are ignored.");
+  public static final ConfigKey AUTH_OIDC_NAME_CLAIM =
+      add(
+          "auth.oidc.nameClaim",
+          ConfigType.STRING,
+          "sub",
+          "The token claim that names the caller in the journal and the audit record.");
   public static final ConfigKey AUTH_METRICS =
       choice(
           "auth.metrics",

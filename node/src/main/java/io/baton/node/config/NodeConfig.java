@@ -3,8 +3,11 @@ package io.baton.node.config;
 import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
 import io.baton.event.EventsConfig;
+import io.baton.node.auth.OidcSettings;
 import io.baton.recovery.RecoveryConfig;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +45,7 @@ public record NodeConfig(
    *
    * @param keysFile the API keys file, or null (only with authentication off)
    */
-  public record Auth(boolean required, Path keysFile, boolean metricsOpen) {}
+  public record Auth(boolean required, Path keysFile, boolean metricsOpen, OidcSettings oidc) {}
 
   /** Where runs are stored. */
   public record Store(
@@ -117,14 +120,54 @@ public record NodeConfig(
           ConfigKeys.AUTH_MODE,
           "needs "
               + ConfigKeys.AUTH_KEYS_FILE.name()
-              + " (create keys with 'baton keys create'); to run without authentication set "
+              + " (make its first admin key with 'baton keys create --file-entry'); to run without authentication set "
               + ConfigKeys.AUTH_MODE.name()
               + ": none explicitly");
     }
     return new Auth(
         required,
         required ? keysFile : null,
-        settings.choice(ConfigKeys.AUTH_METRICS).equals("open"));
+        settings.choice(ConfigKeys.AUTH_METRICS).equals("open"),
+        required ? oidc(settings) : null);
+  }
+
+  /** OIDC settings when auth.oidc.issuer is set, else null. */
+  private static OidcSettings oidc(Settings settings) {
+    String issuer = settings.optional(ConfigKeys.AUTH_OIDC_ISSUER).orElse(null);
+    if (issuer == null || issuer.isBlank()) {
+      return null;
+    }
+    String audience =
+        settings
+            .optional(ConfigKeys.AUTH_OIDC_AUDIENCE)
+            .orElseThrow(
+                () ->
+                    settings.bad(
+                        ConfigKeys.AUTH_OIDC_AUDIENCE, "is required with auth.oidc.issuer"));
+    String jwks =
+        settings
+            .optional(ConfigKeys.AUTH_OIDC_JWKS_URL)
+            .orElseThrow(
+                () ->
+                    settings.bad(
+                        ConfigKeys.AUTH_OIDC_JWKS_URL, "is required with auth.oidc.issuer"));
+    URI jwksUrl;
+    try {
+      jwksUrl = new URI(jwks);
+    } catch (URISyntaxException e) {
+      throw settings.bad(ConfigKeys.AUTH_OIDC_JWKS_URL, "is not a URL: " + e.getMessage());
+    }
+    if (!"https".equals(jwksUrl.getScheme()) && !"http".equals(jwksUrl.getScheme())) {
+      throw settings.bad(ConfigKeys.AUTH_OIDC_JWKS_URL, "must be an http(s) URL");
+    }
+    return new OidcSettings(
+        issuer,
+        audience,
+        jwksUrl,
+        settings.string(ConfigKeys.AUTH_OIDC_ROLE_CLAIM),
+        settings.string(ConfigKeys.AUTH_OIDC_NAME_CLAIM),
+        OidcSettings.DEFAULT_JWKS_CACHE_TTL,
+        OidcSettings.DEFAULT_JWKS_MIN_REFRESH);
   }
 
   private static Store store(Settings settings) {

@@ -47,6 +47,9 @@ public final class FileStores {
             // duplicate answers) on restart, while the runs they started, and their dedup keys,
             // are logged like every run.
             memory.events(),
+            // API keys and the audit record too: a dev node's stored keys last until it stops
+            // (keys that must outlive it go in auth.keysFile).
+            memory.access(),
             log);
     return new Opened(stores, highestToken.get());
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.engine.FlowNotFoundException;
 import io.baton.engine.Orchestrator;
 import io.baton.flow.Flow;
+import io.baton.node.auth.AuditTrail;
 import io.baton.store.FlowRecord;
 import io.baton.store.FlowStore;
 import io.javalin.http.Context;
@@ -13,8 +14,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * {@code POST /api/flows} (a YAML or JSON flow; {@code ?source=NAME} names it in errors), {@code
- * GET /api/flows} and {@code GET /api/flows/{name}}.
+ * {@code POST /api/flows} (a YAML or JSON flow; {@code ?source=NAME} names it in errors, {@code
+ * ?reason=} says why in the audit record, where every upload goes), {@code GET /api/flows} and
+ * {@code GET /api/flows/{name}}.
  */
 final class FlowRoutes implements Routes {
   private static final Set<String> FLOW_TYPES =
@@ -29,10 +31,12 @@ final class FlowRoutes implements Routes {
 
   private final Orchestrator orchestrator;
   private final FlowStore flowStore;
+  private final AuditTrail audit;
 
-  FlowRoutes(Orchestrator orchestrator, FlowStore flowStore) {
+  FlowRoutes(Orchestrator orchestrator, FlowStore flowStore, AuditTrail audit) {
     this.orchestrator = orchestrator;
     this.flowStore = flowStore;
+    this.audit = audit;
   }
 
   @Override
@@ -42,6 +46,7 @@ final class FlowRoutes implements Routes {
         .permission(Permission.FLOWS_WRITE, FlowScope.BODY)
         .summary("Apply a flow (YAML or JSON); a new version when its content changed")
         .query("source", "string", "the file name to show in validation errors")
+        .query("reason", "string", "why, for the audit record")
         .responds(
             201,
             "the flow's name and hash",
@@ -69,6 +74,12 @@ final class FlowRoutes implements Routes {
             ctx.body(), source == null || source.isBlank() ? DEFAULT_SOURCE : source);
     AccessGuard.requireFlow(ctx, flow.name());
     orchestrator.registerFlow(flow);
+    audit.record(
+        AccessGuard.principal(ctx),
+        "flow.apply",
+        flow.name(),
+        ctx.queryParam("reason"),
+        flow.hash());
     ctx.header("Location", "/api/flows/" + flow.name());
     Json.send(ctx, 201, Json.object("name", flow.name(), "hash", flow.hash()));
   }

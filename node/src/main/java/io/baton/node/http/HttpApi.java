@@ -2,7 +2,10 @@ package io.baton.node.http;
 
 import com.codahale.metrics.MetricRegistry;
 import io.baton.cluster.OrchestratorNode;
+import io.baton.node.auth.AuditTrail;
 import io.baton.node.auth.Authenticator;
+import io.baton.node.auth.KeyAdministration;
+import io.baton.node.auth.StoredKeys;
 import io.baton.time.NamedThreads;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
@@ -67,7 +70,15 @@ public final class HttpApi implements AutoCloseable {
             builder.streamReplayLimit);
     this.async = Executors.newCachedThreadPool(NamedThreads.factory("http-async"));
     this.router = new ApiRouter();
-    routes(builder, stream).forEach(r -> r.addTo(router));
+    StoredKeys storedKeys = new StoredKeys(builder.node.stores().access(), builder.clock);
+    Authenticator authenticator = builder.authenticator.withStoredKeys(storedKeys);
+    AuditTrail audit = new AuditTrail(builder.node.stores().access(), builder.clock);
+    routes(builder, stream, audit).forEach(r -> r.addTo(router));
+    new KeyRoutes(
+            new KeyAdministration(storedKeys, authenticator, audit, builder.clock), builder.clock)
+        .addTo(router);
+    new AuditRoutes(audit).addTo(router);
+    new MeRoutes(this::permissions, authenticator, builder.metricsOpen).addTo(router);
     new RunStreamRoutes(feed).addTo(router);
     new OpenApiRoutes(router, builder.version).addTo(router);
     ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
@@ -75,8 +86,7 @@ public final class HttpApi implements AutoCloseable {
     this.permissions =
         builder.adjustPermissions.apply(
             RoutePermissions.of(router.operations(), builder.metricsOpen));
-    AccessGuard guard =
-        new AccessGuard(builder.authenticator, permissions, builder.node.orchestrator());
+    AccessGuard guard = new AccessGuard(authenticator, permissions, builder.node.orchestrator());
     this.app =
         Javalin.create(
             config -> {
@@ -114,10 +124,10 @@ public final class HttpApi implements AutoCloseable {
         .toList();
   }
 
-  private static List<Routes> routes(Builder builder, EventStream stream) {
+  private static List<Routes> routes(Builder builder, EventStream stream, AuditTrail audit) {
     OrchestratorNode node = builder.node;
     return List.of(
-        new FlowRoutes(node.orchestrator(), node.stores().metadata()),
+        new FlowRoutes(node.orchestrator(), node.stores().metadata(), audit),
         new RunRoutes(
             node.orchestrator(), node.stores().metadata(), node.stores().journal(), node.leases()),
         new RunActionRoutes(node.orchestrator()),

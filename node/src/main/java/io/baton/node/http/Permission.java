@@ -22,6 +22,8 @@ public enum Permission implements RouteRole {
   EVENTS_READ("events.read"),
   CLUSTER_READ("cluster.read"),
   CLUSTER_ADMIN("cluster.admin"),
+  KEYS_MANAGE("keys.manage"),
+  AUDIT_READ("audit.read"),
   METRICS_READ("metrics.read");
 
   private final String id;

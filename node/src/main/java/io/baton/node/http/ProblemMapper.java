@@ -10,6 +10,7 @@ import io.baton.flow.FlowValidationException;
 import io.baton.lease.LeaseUnavailableException;
 import io.baton.node.auth.AuthenticationFailedException;
 import io.baton.store.BlobTooLargeException;
+import io.baton.store.KeyNameTakenException;
 import io.baton.store.StoreUnavailableException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -94,6 +95,15 @@ final class ProblemMapper {
     if (failure instanceof RunConflictException conflict) {
       return Problem.of(
           409, "run-conflict", "Not allowed in the run's status", conflict.getMessage());
+    }
+    if (failure instanceof KeyNotFoundException notFound) {
+      return Problem.of(404, "key-not-found", "Key not found", notFound.getMessage());
+    }
+    if (failure instanceof FileKeyException fileKey) {
+      return Problem.of(409, "file-key", "Key of the keys file", fileKey.getMessage());
+    }
+    if (failure instanceof KeyNameTakenException taken) {
+      return Problem.of(409, "key-conflict", "Key exists", taken.getMessage());
     }
     if (failure instanceof BlobTooLargeException tooLarge) {
       return Problem.of(413, "body-too-large", "Request body too large", tooLarge.getMessage());

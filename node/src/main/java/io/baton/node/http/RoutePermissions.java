@@ -70,7 +70,7 @@ public final class RoutePermissions {
           case FLOWS_WRITE -> Permission.FLOWS_APPLY;
           case EVENTS_SEND -> Permission.EVENTS_EMIT;
           case EVENTS_READ, CLUSTER_READ -> Permission.CLUSTER_READ;
-          case CLUSTER_ADMIN -> Permission.ADMIN;
+          case CLUSTER_ADMIN, KEYS_MANAGE, AUDIT_READ -> Permission.ADMIN;
           case METRICS_READ -> metricsOpen ? null : Permission.METRICS_READ;
         };
     return permission == null ? Rule.open() : new Rule(permission, scope);

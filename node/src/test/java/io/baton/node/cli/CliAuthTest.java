@@ -29,12 +29,22 @@ public class CliAuthTest extends ApiTestBase {
   private static final Pattern TOKEN = Pattern.compile("token: (bk_[A-Za-z0-9_-]{43})");
 
   private String operatorToken;
+  private final String adminToken = ApiTokens.generate();
   private String createOutput;
 
   @Override
   protected Authenticator authenticator() {
     CliResult created =
-        batonRaw("keys", "create", "--name", "ci", "--role", "operator", "--expires", "90d");
+        batonRaw(
+            "keys",
+            "create",
+            "--file-entry",
+            "--name",
+            "ci",
+            "--role",
+            "operator",
+            "--expires",
+            "90d");
     assertThat(created.exitCode()).as("%s", created).isZero();
     createOutput = created.out();
     Matcher token = TOKEN.matcher(createOutput);
@@ -43,7 +53,13 @@ public class CliAuthTest extends ApiTestBase {
     String entry = createOutput.substring(createOutput.indexOf("  - name:"));
     try {
       Path file = Files.createTempFile("baton-keys", ".yaml");
-      Files.writeString(file, "keys:\n" + entry);
+      Files.writeString(
+          file,
+          "keys:\n"
+              + entry
+              + "  - {name: root, role: admin, hash: \""
+              + ApiTokens.hash(adminToken)
+              + "\"}\n");
       return ApiKeys.load(file, SystemScheduler.systemClock());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -80,6 +96,59 @@ public class CliAuthTest extends ApiTestBase {
     CliResult result = baton(operatorToken, "flows", "apply", flow.toString());
     assertThat(result.exitCode()).as("%s", result).isEqualTo(ExitCodes.DENIED);
     assertThat(result.err()).contains("Not allowed").contains("flows.apply");
+  }
+
+  @Test
+  void keys_are_created_listed_and_revoked_through_a_node() {
+    CliResult created =
+        baton(
+            adminToken,
+            "keys",
+            "create",
+            "--name",
+            "ci-billing",
+            "--role",
+            "operator",
+            "--flows",
+            "billing-*",
+            "--expires",
+            "90d",
+            "--reason",
+            "billing pipeline");
+    assertThat(created.exitCode()).as("%s", created).isZero();
+    Matcher token = TOKEN.matcher(created.out());
+    assertThat(token.find()).as(created.out()).isTrue();
+    Matcher id = Pattern.compile("id: (key_[0-9a-f]{16})").matcher(created.out());
+    assertThat(id.find()).as(created.out()).isTrue();
+    assertThat(created.out()).contains("flows: billing-*").containsPattern("expires: \\d{4}-");
+    assertThat(baton(token.group(1), "runs", "--flow", "billing-close").exitCode()).isZero();
+
+    CliResult listed = baton(adminToken, "keys", "list");
+    assertThat(listed.exitCode()).as("%s", listed).isZero();
+    assertThat(listed.out())
+        .contains(id.group(1))
+        .contains("ci-billing")
+        .contains("billing-*")
+        .contains("active")
+        .contains("root")
+        .doesNotContain(token.group(1));
+
+    CliResult revoked = baton(adminToken, "keys", "revoke", id.group(1), "--reason", "rotated");
+    assertThat(revoked.exitCode()).as("%s", revoked).isZero();
+    assertThat(revoked.out()).contains("revoked");
+    CliResult refused = baton(token.group(1), "runs", "--flow", "billing-close");
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.DENIED);
+    assertThat(refused.err()).contains("revoked");
+    assertThat(baton(adminToken, "keys", "list").out()).contains("revoked");
+    assertThat(baton(adminToken, "keys", "revoke", "key_nope").exitCode())
+        .isEqualTo(ExitCodes.NOT_FOUND);
+  }
+
+  @Test
+  void only_an_admin_creates_keys_and_the_refusal_says_so() {
+    CliResult refused = baton(operatorToken, "keys", "create", "--name", "x", "--role", "viewer");
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.DENIED);
+    assertThat(refused.err()).contains("permission admin");
   }
 
   @Test

@@ -127,6 +127,11 @@ public class AccessControlApiTest extends ApiTestBase {
     lowest.put("POST /api/events", "operator");
     lowest.put("GET /api/events", "viewer");
     lowest.put("POST /api/events/replay", "operator");
+    lowest.put("POST /api/keys", "admin");
+    lowest.put("GET /api/keys", "admin");
+    lowest.put("DELETE /api/keys/{id}", "admin");
+    lowest.put("GET /api/audit", "admin");
+    lowest.put("GET /api/me", "viewer");
     lowest.put("GET /api/openapi.json", "public");
     lowest.put("GET /health/live", "public");
     lowest.put("GET /health/ready", "public");
@@ -168,6 +173,28 @@ public class AccessControlApiTest extends ApiTestBase {
 
   @Test
   void a_key_limited_to_flow_patterns_acts_only_on_those_flows() {
+    assertOnlyItsFlows(limitedToken);
+  }
+
+  /** The same answers for a limited key an admin created through the API (stored, not filed). */
+  @Test
+  void a_key_created_through_the_api_limited_to_flow_patterns_acts_only_on_those_flows() {
+    Reply created =
+        http.send(
+            withToken(
+                http.request("/api/v1/keys")
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"name\": \"limited-api\", \"role\": \"developer\","
+                                + " \"flows\": [\"billing-*\"]}")),
+                tokens.get(Role.ADMIN)));
+    assertThat(created.status()).as("%s", created).isEqualTo(201);
+    assertThat(created.json().get("flows").get(0).asText()).isEqualTo("billing-*");
+    assertOnlyItsFlows(created.json().get("token").asText());
+  }
+
+  private void assertOnlyItsFlows(String limitedToken) {
     RoutePermissions table = node.api().permissions();
     for (String route : node.api().registeredRoutes()) {
       RoutePermissions.Rule rule = table.rules().get(route);

@@ -173,6 +173,23 @@ class ApiContractTest extends ApiTestBase {
   }
 
   @Test
+  @Order(2)
+  void keys_audit_and_me_answer_as_documented() {
+    String name = "contract-" + UUID.randomUUID().toString().substring(0, 8);
+    String key = "{\"name\": \"" + name + "\", \"role\": \"viewer\"}";
+    String id = call("POST", "/api/keys", "/api/keys", key, 201).json().get("id").asText();
+    call("POST", "/api/keys", "/api/keys", key, 409);
+    call("POST", "/api/keys", "/api/keys", "{\"role\": \"viewer\"}", 400);
+    call("GET", "/api/keys", "/api/keys", null, 200);
+    call("DELETE", "/api/keys/{id}", "/api/keys/" + id, "{}", 200);
+    call("DELETE", "/api/keys/{id}", "/api/keys/key_nope", "{}", 404);
+    call("DELETE", "/api/keys/{id}", "/api/keys/file:someone", "{}", 409);
+    call("GET", "/api/audit", "/api/audit?limit=2", null, 200);
+    call("GET", "/api/audit", "/api/audit?before=x", null, 400);
+    call("GET", "/api/me", "/api/me", null, 200);
+  }
+
+  @Test
   @Order(5)
   void unversioned_paths_still_answer_but_say_they_are_deprecated() {
     Reply old = http.get("/api/cluster");

@@ -8,6 +8,14 @@ import org.junit.jupiter.api.Nested;
  */
 class ApiOnPostgresAndEtcdTest {
   @Nested
+  class Keys extends KeyApiTest {
+    @Override
+    protected TestBackend createBackend() {
+      return new PostgresEtcdBackend();
+    }
+  }
+
+  @Nested
   class Flows extends FlowApiTest {
     @Override
     protected TestBackend createBackend() {

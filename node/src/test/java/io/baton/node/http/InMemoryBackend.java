@@ -27,7 +27,13 @@ public final class InMemoryBackend implements TestBackend {
         new InMemoryLeaseManager(spec.nodeId(), LEASE_TTL, leaseService, spec.scheduler());
     OrchestratorNode node =
         spec.build(
-            new Stores(stores.journal(), metadata.store(), stores.blobs(), stores.events(), null),
+            new Stores(
+                stores.journal(),
+                metadata.store(),
+                stores.blobs(),
+                stores.events(),
+                stores.access(),
+                null),
             leases);
     return new NodeUnderTest(node, () -> {}, metadata::down);
   }

@@ -35,7 +35,13 @@ public final class PostgresEtcdBackend implements TestBackend {
             spec.scheduler());
     OrchestratorNode node =
         spec.build(
-            new Stores(stores.journal(), metadata.store(), stores.blobs(), stores.events(), null),
+            new Stores(
+                stores.journal(),
+                metadata.store(),
+                stores.blobs(),
+                stores.events(),
+                stores.access(),
+                null),
             leases);
     return new NodeUnderTest(node, stores, metadata::down);
   }

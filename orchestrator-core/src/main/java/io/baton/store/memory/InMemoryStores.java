@@ -15,6 +15,12 @@ public final class InMemoryStores {
     InMemoryMetadataStore metadata = new InMemoryMetadataStore();
     InMemoryEventStore events = new InMemoryEventStore();
     ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata, events);
-    return new Stores(journal, metadata, new InMemoryBlobStore(maxBlobBytes), events, null);
+    return new Stores(
+        journal,
+        metadata,
+        new InMemoryBlobStore(maxBlobBytes),
+        events,
+        new InMemoryAccessStore(),
+        null);
   }
 }

@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the journal, metadata, blob and event stores on one PostgreSQL database. The schema is
- * migrated (or checked) first; a database whose schema is newer than this code is refused with
- * {@link SchemaVersionException}. The returned {@link Stores} owns the connection pool: closing it
- * closes the pool.
+ * Creates the journal, metadata, blob, event and access stores on one PostgreSQL database. The
+ * schema is migrated (or checked) first; a database whose schema is newer than this code is refused
+ * with {@link SchemaVersionException}. The returned {@link Stores} owns the connection pool:
+ * closing it closes the pool.
  */
 public final class PostgresStores {
   private static final Logger log = LoggerFactory.getLogger(PostgresStores.class);
@@ -60,6 +60,7 @@ public final class PostgresStores {
           new PostgresMetadataStore(database),
           new PostgresBlobStore(database, clock, config.maxBlobBytes()),
           new PostgresEventStore(database),
+          new PostgresAccessStore(database),
           database);
     } catch (StoreUnavailableException unavailable) {
       database.close();

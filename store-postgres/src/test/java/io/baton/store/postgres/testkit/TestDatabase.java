@@ -106,7 +106,7 @@ public final class TestDatabase implements AutoCloseable {
         Statement statement = connection.createStatement()) {
       statement.execute(
           "TRUNCATE journal, journal_checkpoints, runs, flows, blobs, run_signals, events,"
-              + " event_outbox RESTART IDENTITY");
+              + " event_outbox, api_keys, audit_log RESTART IDENTITY");
     } catch (SQLException e) {
       throw new IllegalStateException("cannot empty test database " + name, e);
     }

@@ -1,0 +1,170 @@
+package io.baton.node.auth;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import java.net.MalformedURLException;
+import java.text.ParseException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Verifies OIDC/JWT bearer tokens against the issuer's JWKS: the signature (RS256/384/512,
+ * ES256/384/512, PS256/384/512, with a key the JWKS holds), the issuer, the audience and the expiry
+ * (against the node's clock, one minute of skew). Keys are cached and fetched again when a token
+ * names a key id the cache lacks (the issuer rotated its keys), at most every {@link
+ * OidcSettings#jwksMinRefresh()}. The caller's role comes from {@link OidcSettings#roleClaim()}; a
+ * token without a known role is refused. Thread-safe.
+ */
+public final class OidcTokens implements Authenticator {
+  private static final Set<JWSAlgorithm> ALGORITHMS =
+      Set.of(
+          JWSAlgorithm.RS256,
+          JWSAlgorithm.RS384,
+          JWSAlgorithm.RS512,
+          JWSAlgorithm.ES256,
+          JWSAlgorithm.ES384,
+          JWSAlgorithm.ES512,
+          JWSAlgorithm.PS256,
+          JWSAlgorithm.PS384,
+          JWSAlgorithm.PS512);
+
+  private final OidcSettings settings;
+  private final DefaultJWTProcessor<SecurityContext> processor;
+
+  public OidcTokens(OidcSettings settings, Clock clock) {
+    this.settings = settings;
+    JWKSource<SecurityContext> keys;
+    try {
+      keys =
+          JWKSourceBuilder.<SecurityContext>create(settings.jwksUrl().toURL())
+              .cache(
+                  settings.jwksCacheTtl().toMillis(),
+                  JWKSourceBuilder.DEFAULT_CACHE_REFRESH_TIMEOUT)
+              .rateLimited(settings.jwksMinRefresh().toMillis())
+              .retrying(false)
+              .refreshAheadCache(false)
+              .build();
+    } catch (MalformedURLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("JWKS URL " + settings.jwksUrl() + ": " + e.getMessage());
+    }
+    this.processor = new DefaultJWTProcessor<>();
+    processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, keys));
+    // Mutable sets: the verifier asks them whether they contain null, which Set.of answers with a
+    // NullPointerException.
+    processor.setJWTClaimsSetVerifier(
+        new DefaultJWTClaimsVerifier<>(
+            new HashSet<>(List.of(settings.audience())),
+            new JWTClaimsSet.Builder().issuer(settings.issuer()).build(),
+            new HashSet<>(List.of("exp", settings.nameClaim())),
+            new HashSet<>()) {
+          @Override
+          protected Date currentTime() {
+            return Date.from(clock.instant());
+          }
+        });
+  }
+
+  /** Whether a bearer token is a JWT (three base64url parts) rather than an API key. */
+  public static boolean looksLikeJwt(String token) {
+    return token != null
+        && token.startsWith("ey")
+        && token.chars().filter(c -> c == '.').count() == 2;
+  }
+
+  @Override
+  public Principal authenticate(String bearerToken) {
+    if (bearerToken == null || bearerToken.isBlank()) {
+      throw new AuthenticationFailedException(
+          "This call needs a token: send 'Authorization: Bearer <token>'");
+    }
+    JWTClaimsSet claims;
+    try {
+      claims = processor.process(bearerToken.trim(), null);
+    } catch (ParseException e) {
+      throw refused("it is not a JWT (" + e.getMessage() + ")");
+    } catch (KeySourceException e) {
+      throw refused(
+          "the issuer's keys could not be fetched from "
+              + settings.jwksUrl()
+              + ": "
+              + e.getMessage());
+    } catch (BadJOSEException e) {
+      throw refused(reason(e));
+    } catch (JOSEException e) {
+      throw refused("its signature could not be checked: " + e.getMessage());
+    }
+    String name = text(claims, settings.nameClaim());
+    return new Principal(name, role(claims, name), FlowPatterns.ANY, AuthMethod.OIDC);
+  }
+
+  private static String reason(BadJOSEException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    String lower = message.toLowerCase(Locale.ROOT);
+    if (lower.contains("expired")) {
+      return "it has expired (" + message + ")";
+    }
+    if (lower.contains("audience")) {
+      return "it is not meant for this node, whose audience is another (" + message + ")";
+    }
+    if (lower.contains("iss claim")) {
+      return "it is from another issuer (" + message + ")";
+    }
+    if (lower.contains("matching key") || lower.contains("invalid signature")) {
+      return "it is not signed by a key of the issuer's JWKS (" + message + ")";
+    }
+    return message;
+  }
+
+  private Role role(JWTClaimsSet claims, String name) {
+    Object value = claims.getClaim(settings.roleClaim());
+    List<String> names = new ArrayList<>();
+    if (value instanceof String single) {
+      names.add(single);
+    } else if (value instanceof List<?> list) {
+      list.forEach(item -> names.add(String.valueOf(item)));
+    }
+    Role highest = null;
+    for (String roleName : names) {
+      try {
+        Role role = Role.parse(roleName);
+        if (highest == null || role.compareTo(highest) > 0) {
+          highest = role;
+        }
+      } catch (IllegalArgumentException e) {
+        // another application's role: not Baton's
+      }
+    }
+    if (highest == null) {
+      throw refused(
+          "'"
+              + name
+              + "' has no Baton role in claim '"
+              + settings.roleClaim()
+              + "' (one of viewer, operator, developer, admin)");
+    }
+    return highest;
+  }
+
+  private static String text(JWTClaimsSet claims, String claim) {
+    Object value = claims.getClaim(claim);
+    return value == null ? "" : String.valueOf(value);
+  }
+
+  private static AuthenticationFailedException refused(String why) {
+    return new AuthenticationFailedException("The bearer token was refused: " + why);
+  }
+}
