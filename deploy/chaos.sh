@@ -17,5 +17,5 @@
 # Everything listens on 127.0.0.1 only and is stopped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec mvn -B -q -pl node -am -Pchaos -DskipTests -Dspotless.check.skip=true verify \
+exec mvn -B -q -pl node -am -Pchaos -DskipTests -DskipITs -Dspotless.check.skip=true verify \
   -Dchaos.args="$*"

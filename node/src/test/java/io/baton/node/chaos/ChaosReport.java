@@ -61,7 +61,7 @@ record ChaosReport(
           out,
           "  %-20s %-18s held %6s, every node ready %s after the strike",
           fault.planned().kind().label(),
-          fault.planned().describe(options),
+          fault.planned().describe(),
           seconds(fault.planned().hold()),
           fault.untilReady() == null ? "NEVER" : seconds(fault.untilReady()));
     }

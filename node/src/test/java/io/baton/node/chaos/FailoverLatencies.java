@@ -1,5 +1,6 @@
 package io.baton.node.chaos;
 
+import io.baton.journal.ClaimReason;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunClaimed;
 import io.baton.journal.StepCompleted;
@@ -15,8 +16,9 @@ import java.util.Map;
  *
  * <ul>
  *   <li><b>adoption</b>: for a fault that struck a node, each of its runs that another node claimed
- *       (a {@code RunClaimed} naming the victim as previous owner) between the strike and the next
- *       fault, measured from the strike;
+ *       as an orphan or a hand-off (a {@code RunClaimed} naming the victim as previous owner; a
+ *       parked run woken elsewhere later is not a failover) between the strike and the next fault,
+ *       measured from the strike;
  *   <li><b>stall</b>: the longest time without any step completion in the cluster, from the strike
  *       to five seconds after the heal: how long the fault stopped the workload.
  * </ul>
@@ -59,6 +61,7 @@ final class FailoverLatencies {
     }
     for (JournalEntry entry : journal) {
       if (entry.event() instanceof RunClaimed claim
+          && (claim.reason() == ClaimReason.ORPHAN || claim.reason() == ClaimReason.HANDOFF)
           && fault.victim().equals(claim.previousNode())
           && !fault.victim().equals(claim.node())
           && !entry.timestamp().isBefore(fault.injectedAt())

@@ -34,7 +34,7 @@ final class FaultInjector {
   InjectedFault inject(PlannedFault fault) throws Exception {
     int node = fault.target();
     String victim = fault.kind().strikesNode() ? ChaosCluster.nodeId(node) : null;
-    log.info("chaos: {} on {} for {}", fault.kind().label(), victim, fault.hold());
+    log.info("chaos: {} on {} for {}", fault.kind().label(), fault.describe(), fault.hold());
     Instant injectedAt;
     switch (fault.kind()) {
       case KILL -> {

@@ -9,7 +9,7 @@ import java.time.Duration;
  */
 record PlannedFault(FaultKind kind, int target, Duration hold, Duration gapAfter, boolean variant) {
   /** What it strikes, for the report. */
-  String describe(ChaosOptions options) {
+  String describe() {
     return switch (kind) {
       case KILL, PAUSE_PAST_TTL, SIGTERM_RESTART, DB_CUT_ONE_NODE -> ChaosCluster.nodeId(target);
       case ETCD_MEMBER_KILL -> "etcd member m" + target;
