@@ -85,8 +85,8 @@ record ChaosReport(
         evidence.fences().size());
     line(
         out,
-        "failover per fault kind (adoption: the struck node's runs claimed by others, from"
-            + " the strike; stall: longest time without a step completion in the cluster):");
+        "failover per fault kind (adoption: the struck node's runs claimed by others as"
+            + " orphans or hand-offs, from the strike; stall: longest time without a step completion in the cluster):");
     latencies.forEach(
         (kind, figures) ->
             line(

@@ -16,7 +16,7 @@ import java.util.concurrent.Executors;
 
 /**
  * The side-effect service of the chaos workload, on loopback: records every request's {@code
- * Idempotency-Key} and the attempt number its body carries, holds it briefly (so steps are in
+ * Idempotency-Key} and the attempt number its body carries, holds it a while (so steps are in
  * flight when faults strike) and answers {@code {"key": ...}}. A seeded share of keys is refused
  * with 503 on their first attempt, so retries are journaled too. Thread-safe.
  */
@@ -54,7 +54,7 @@ final class Ledger implements AutoCloseable {
     requests.add(new SideEffect(key, attempt, Instant.now()));
     int mix = Math.floorMod((key + "#" + seed).hashCode(), 1000);
     try {
-      Thread.sleep(50 + mix % 350);
+      Thread.sleep(holdMillis(mix));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -66,6 +66,14 @@ final class Ledger implements AutoCloseable {
     exchange.sendResponseHeaders(refuse ? 503 : 200, body.length);
     exchange.getResponseBody().write(body);
     exchange.close();
+  }
+
+  /**
+   * Most requests are held 50–400 ms; a fifth 1.5–3.5 s (well inside the step timeout), so that
+   * each node has runs in flight when a fault strikes it and adoption has something to measure.
+   */
+  private static long holdMillis(int mix) {
+    return mix < 200 ? 1_500 + mix * 10L : 50 + mix % 350;
   }
 
   /** The body's {@code attempt}; -1 (which no journal holds) when it is missing. */

@@ -82,7 +82,7 @@ final class Workload implements AutoCloseable {
           params:
             url: "{{ input.ledger }}"
             body: {attempt: "{{ run.attempt }}"}
-          timeout: 5s
+          timeout: 15s
           retry: {maxAttempts: 5, delay: 200ms, backoff: exponential, maxDelay: 2s, retryOn: [timeout, http_5xx, unavailable]}
       """;
 
