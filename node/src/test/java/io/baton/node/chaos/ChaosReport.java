@@ -37,6 +37,15 @@ record ChaosReport(
 
   String format() {
     StringBuilder out = new StringBuilder();
+    header(out);
+    faults(out);
+    runs(out);
+    figures(out);
+    checks(out);
+    return out.toString();
+  }
+
+  private void header(StringBuilder out) {
     line(
         out,
         "baton chaos: seed %d, %d nodes, %s runs/s, workload %s (asked %s), etcd %d members,"
@@ -55,6 +64,9 @@ record ChaosReport(
         loadBefore,
         loadAfter,
         Runtime.getRuntime().availableProcessors());
+  }
+
+  private void faults(StringBuilder out) {
     line(out, "faults, in order:");
     for (InjectedFault fault : faults) {
       line(
@@ -65,6 +77,9 @@ record ChaosReport(
           seconds(fault.planned().hold()),
           fault.untilReady() == null ? "NEVER" : seconds(fault.untilReady()));
     }
+  }
+
+  private void runs(StringBuilder out) {
     Map<Workload.Kind, Long> kinds =
         evidence.submissions().stream()
             .collect(Collectors.groupingBy(Workload.Submission::kind, Collectors.counting()));
@@ -83,10 +98,14 @@ record ChaosReport(
         evidence.fences().stream().mapToLong(f -> Math.max(0, f.counted())).sum(),
         evidence.fences().stream().mapToLong(ChaosEvidence.FenceCount::logged).sum(),
         evidence.fences().size());
+  }
+
+  private void figures(StringBuilder out) {
     line(
         out,
         "failover per fault kind (adoption: the struck node's runs claimed by others as"
-            + " orphans or hand-offs, from the strike; stall: longest time without a step completion in the cluster):");
+            + " orphans or hand-offs, from the strike; stall: longest time without a step"
+            + " completion in the cluster):");
     latencies.forEach(
         (kind, figures) ->
             line(
@@ -99,6 +118,9 @@ record ChaosReport(
                 quantile(figures.adoptions(), 0.99),
                 quantile(figures.stalls(), 0.5),
                 quantile(figures.stalls(), 0.99)));
+  }
+
+  private void checks(StringBuilder out) {
     line(
         out,
         "checks: runs with a wrong or no final status %d, step completions journaled twice"
@@ -114,12 +136,26 @@ record ChaosReport(
     if (violations.size() > 50) {
       line(out, "  ... and %d more", violations.size() - 50);
     }
+    wrongRunsJournals(out);
     line(
         out,
         "verdict: %s (seed %d)",
         verdict.clean() ? "CLEAN" : violations.size() + " VIOLATIONS",
         options.seed());
-    return out.toString();
+  }
+
+  /** The journal of the first runs that ended wrong: the database is dropped when the run ends. */
+  private void wrongRunsJournals(StringBuilder out) {
+    evidence.submissions().stream()
+        .filter(s -> evidence.statuses().get(s.runId()) != s.kind().expected)
+        .limit(5)
+        .forEach(
+            s -> {
+              line(out, "  journal of %s (%s):", s.runId(), s.kind());
+              evidence.journal().stream()
+                  .filter(e -> e.rootRunId().equals(s.runId()))
+                  .forEach(e -> line(out, "    %d %s %s", e.seq(), e.timestamp(), e.event()));
+            });
   }
 
   private long count(Class<?> type) {
