@@ -1,5 +1,6 @@
 package io.baton.lease.etcd;
 
+import io.baton.testkit.UnixSignals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -162,19 +163,7 @@ final class EtcdMember {
     if (!isRunning()) {
       throw new IllegalStateException("etcd member " + this.name + " is not running");
     }
-    try {
-      Process kill =
-          new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid()))
-              .redirectErrorStream(true)
-              .start();
-      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    UnixSignals.send(process.pid(), name);
   }
 
   /** The end of the member's log, for failure messages. */

@@ -2,6 +2,7 @@ package io.baton.node.process;
 
 import static org.awaitility.Awaitility.await;
 
+import io.baton.testkit.UnixSignals;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -83,7 +84,8 @@ public final class BatonProcess implements AutoCloseable {
     return this;
   }
 
-  static int status(String url) {
+  /** The status code of a GET, or -1 when nothing answered within two seconds. */
+  public static int status(String url) {
     try {
       return HTTP.send(
               HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
@@ -109,6 +111,11 @@ public final class BatonProcess implements AutoCloseable {
   /** Sends SIGKILL to the JVM the launcher exec'd into. */
   public void kill() {
     process.destroyForcibly();
+  }
+
+  /** Sends {@code kill -<name>} (e.g. STOP, CONT) to the JVM the launcher exec'd into. */
+  public void signal(String name) {
+    UnixSignals.send(process.pid(), name);
   }
 
   public int awaitExit(Duration within) throws InterruptedException {

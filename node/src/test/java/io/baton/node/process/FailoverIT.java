@@ -86,7 +86,7 @@ class FailoverIT {
 
         Instant failedAt = Instant.now();
         if (pause) {
-          signal(a, "STOP");
+          a.signal("STOP");
         } else {
           a.kill();
         }
@@ -97,7 +97,7 @@ class FailoverIT {
               .until(() -> allSucceeded(apiB, runs));
         } finally {
           if (pause) {
-            signal(a, "CONT");
+            a.signal("CONT");
             a.kill();
           }
         }
@@ -119,13 +119,6 @@ class FailoverIT {
             runs.size(), Duration.between(failedAt, first), Duration.between(failedAt, last));
       }
     }
-  }
-
-  private static void signal(BatonProcess process, String signal) throws Exception {
-    new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid()))
-        .inheritIO()
-        .start()
-        .waitFor();
   }
 
   private static boolean allSucceeded(String api, List<String> runs) throws Exception {

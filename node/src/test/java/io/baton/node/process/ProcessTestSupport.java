@@ -19,25 +19,31 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /** Small helpers of the process tests: free ports, the API over HTTP, flow files. */
-final class ProcessTestSupport {
+public final class ProcessTestSupport {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private ProcessTestSupport() {}
 
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
   }
 
-  static JsonNode get(String url) throws Exception {
+  public static JsonNode get(String url) throws Exception {
+    return get(url, Duration.ofMinutes(1));
+  }
+
+  /** GETs a JSON answer, whatever its status, within {@code timeout}. */
+  public static JsonNode get(String url, Duration timeout) throws Exception {
     HttpResponse<String> response =
         HTTP.send(
-            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
+            HttpResponse.BodyHandlers.ofString());
     return JournalCodec.mapper().readTree(response.body());
   }
 
-  static JsonNode post(String url, String json) throws Exception {
+  public static JsonNode post(String url, String json) throws Exception {
     HttpResponse<String> response =
         HTTP.send(
             HttpRequest.newBuilder(URI.create(url))
@@ -52,10 +58,22 @@ final class ProcessTestSupport {
     return JournalCodec.mapper().readTree(response.body());
   }
 
+  /** POSTs {@code json} and returns the answer whatever its status; bounded by {@code timeout}. */
+  public static HttpResponse<String> send(String url, String json, Duration timeout)
+      throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   /**
    * A work directory whose examples/ holds the given flow files, as {@code baton dev} reads them.
    */
-  static Path workDir(Map<String, String> flows) throws IOException {
+  public static Path workDir(Map<String, String> flows) throws IOException {
     Path dir = Files.createTempDirectory("baton-process");
     Files.createDirectories(dir.resolve("examples"));
     for (Map.Entry<String, String> flow : flows.entrySet()) {
@@ -65,7 +83,7 @@ final class ProcessTestSupport {
   }
 
   /** The environment of a child process: without the parent's BATON_* settings. */
-  static Map<String, String> cleanEnv() {
+  public static Map<String, String> cleanEnv() {
     Map<String, String> env = new HashMap<>();
     System.getenv().keySet().stream()
         .filter(k -> k.startsWith("BATON_"))
@@ -77,7 +95,7 @@ final class ProcessTestSupport {
    * The environment of one {@code baton node} of a cluster on PostgreSQL and etcd, with a short
    * lease TTL and recovery interval so that tests of adoption stay quick.
    */
-  static Map<String, String> clusterNodeEnv(
+  public static Map<String, String> clusterNodeEnv(
       String nodeId,
       int port,
       TestDatabase db,
@@ -104,7 +122,7 @@ final class ProcessTestSupport {
   }
 
   /** Stores a flow through {@code POST /api/flows}; fails unless the node answers 201. */
-  static void applyFlow(String baseUrl, String yaml) throws Exception {
+  public static void applyFlow(String baseUrl, String yaml) throws Exception {
     HttpResponse<String> response =
         HTTP.send(
             HttpRequest.newBuilder(URI.create(baseUrl + "/api/flows"))
