@@ -8,6 +8,8 @@ import io.baton.journal.FencedOutException;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.UnknownRootException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,6 +102,12 @@ public class InMemoryJournal implements ExecutionJournal {
   }
 
   @Override
+  public synchronized List<JournalEntry> readHistory(UUID rootRunId, long fromSeq, int limit) {
+    RootLog log = roots.get(rootRunId);
+    return log == null || limit <= 0 ? List.of() : log.readHistory(fromSeq, limit);
+  }
+
+  @Override
   public synchronized long latestSequence(UUID rootRunId) {
     RootLog log = roots.get(rootRunId);
     return log == null ? 0 : log.latestSeq;
@@ -145,6 +153,51 @@ public class InMemoryJournal implements ExecutionJournal {
   public synchronized int compact(UUID rootRunId) {
     RootLog log = roots.get(rootRunId);
     return log == null ? 0 : log.compact();
+  }
+
+  @Override
+  public int archiveCovered(int limit) {
+    return archiveCoveredByRoot(limit).values().stream().mapToInt(Archived::moved).sum();
+  }
+
+  /** How far one call archived a root: through which sequence, and how many entries it moved. */
+  public record Archived(long through, int moved) {}
+
+  /**
+   * {@link #archiveCovered}, telling for each root it archived through which sequence (for a store
+   * that logs its changes, which replays them with {@link #archiveThrough}).
+   */
+  public synchronized Map<UUID, Archived> archiveCoveredByRoot(int limit) {
+    Map<UUID, Archived> archived = new LinkedHashMap<>();
+    int left = limit;
+    for (Map.Entry<UUID, RootLog> root : roots.entrySet()) {
+      if (left <= 0) {
+        break;
+      }
+      RootLog log = root.getValue();
+      if (log.hasCovered()) {
+        int moved = log.archiveThrough(log.archivedThrough() + left);
+        left -= moved;
+        archived.put(root.getKey(), new Archived(log.archivedThrough(), moved));
+      }
+    }
+    return archived;
+  }
+
+  /** Archives the root's entries through {@code seq}, within its checkpoint; returns how many. */
+  public synchronized int archiveThrough(UUID rootRunId, long seq) {
+    RootLog log = roots.get(rootRunId);
+    return log == null ? 0 : log.archiveThrough(seq);
+  }
+
+  /**
+   * Deletes the roots' journals, archives and checkpoints (retention of finished trees; the caller
+   * decides which may go). Runs {@code alongside} under the journal's lock first, so that a store
+   * projecting the journal deletes its rows in the same step.
+   */
+  public synchronized void forget(Collection<UUID> rootRunIds, Runnable alongside) {
+    alongside.run();
+    rootRunIds.forEach(roots::remove);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.baton.node.embedded;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.BlobStore;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryBlobStore;
@@ -40,7 +41,7 @@ public final class FileStores {
     LoggedChanges changes = new LoggedChanges(memory, log, highestToken);
     Stores stores =
         new Stores(
-            new LoggedJournal(memory.journal(), changes, highestToken),
+            new LoggedJournal((InMemoryJournal) memory.journal(), changes, highestToken),
             new LoggedMetadataStore(memory.metadata(), changes),
             new LoggedBlobStore((InMemoryBlobStore) memory.blobs(), changes),
             // Events are kept in memory only: a dev node forgets its received events (and their

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.JournalCodec;
+import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.FlowRecord;
 import io.baton.store.SignalType;
 import io.baton.store.StoreException;
@@ -39,6 +40,10 @@ final class Records {
 
   static ObjectNode compact(UUID root) {
     return record("compact").put("root", root.toString());
+  }
+
+  static ObjectNode archive(UUID root, long through) {
+    return record("archive").put("root", root.toString()).put("through", through);
   }
 
   static ObjectNode flow(FlowRecord flow) {
@@ -89,6 +94,9 @@ final class Records {
                   record.get("token").asLong(),
                   JournalCodec.fromTree(record.get("checkpoint"), Checkpoint.class));
       case "compact" -> stores.journal().compact(uuid(record, "root"));
+      case "archive" ->
+          ((InMemoryJournal) stores.journal())
+              .archiveThrough(uuid(record, "root"), record.get("through").asLong());
       case "flow" ->
           stores.metadata().saveFlow(JournalCodec.fromTree(record.get("flow"), FlowRecord.class));
       case "signal" ->

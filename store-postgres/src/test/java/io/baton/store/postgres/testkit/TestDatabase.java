@@ -105,7 +105,7 @@ public final class TestDatabase implements AutoCloseable {
     try (Connection connection = connect();
         Statement statement = connection.createStatement()) {
       statement.execute(
-          "TRUNCATE journal, journal_checkpoints, runs, flows, blobs, run_signals, events,"
+          "TRUNCATE journal, journal_archive, journal_checkpoints, runs, flows, blobs, run_signals, events,"
               + " event_outbox RESTART IDENTITY");
     } catch (SQLException e) {
       throw new IllegalStateException("cannot empty test database " + name, e);
