@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * An {@link ExecutionJournal} in memory: one lock, exact semantics, no durability. It passes the
@@ -191,13 +192,15 @@ public class InMemoryJournal implements ExecutionJournal {
   }
 
   /**
-   * Deletes the roots' journals, archives and checkpoints (retention of finished trees; the caller
-   * decides which may go). Runs {@code alongside} under the journal's lock first, so that a store
-   * projecting the journal deletes its rows in the same step.
+   * Deletes whole roots (retention of finished trees): under the journal's lock, so that no append
+   * interleaves, {@code decide} picks the roots (and a store projecting the journal deletes its
+   * rows for them); their journals, archives and checkpoints are then deleted. Returns what {@code
+   * decide} returned.
    */
-  public synchronized void forget(Collection<UUID> rootRunIds, Runnable alongside) {
-    alongside.run();
-    rootRunIds.forEach(roots::remove);
+  public synchronized <T extends Collection<UUID>> T forget(Supplier<T> decide) {
+    T forgotten = decide.get();
+    forgotten.forEach(roots::remove);
+    return forgotten;
   }
 
   @Override
