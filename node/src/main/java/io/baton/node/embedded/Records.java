@@ -11,6 +11,7 @@ import io.baton.store.FlowRecord;
 import io.baton.store.SignalType;
 import io.baton.store.StoreException;
 import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryMetadataStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -71,6 +72,17 @@ final class Records {
     return record;
   }
 
+  /** Trees deleted by retention or a discard; none is one record too many. */
+  static List<JsonNode> treesDeleted(List<UUID> roots) {
+    if (roots.isEmpty()) {
+      return List.of();
+    }
+    ObjectNode record = record("treesDeleted");
+    ArrayNode array = record.putArray("roots");
+    roots.forEach(root -> array.add(root.toString()));
+    return List.of(record);
+  }
+
   static ObjectNode blob(String type, byte[] content) {
     return record("blob")
         .put("type", type)
@@ -112,6 +124,11 @@ final class Records {
         List<Long> ids = new ArrayList<>();
         record.get("ids").forEach(id -> ids.add(id.asLong()));
         stores.metadata().deleteSignals(ids);
+      }
+      case "treesDeleted" -> {
+        List<UUID> roots = new ArrayList<>();
+        record.get("roots").forEach(root -> roots.add(UUID.fromString(root.asText())));
+        ((InMemoryMetadataStore) stores.metadata()).deleteTrees(roots);
       }
       case "heal" -> {
         // an owner hint an older version wrote from a lease holder; rows follow the journal now
