@@ -55,6 +55,13 @@ final class BatonClient {
             .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
+  ApiResponse delete(String path, String contentType, String body) {
+    return send(
+        request(path)
+            .header("Content-Type", contentType)
+            .method("DELETE", HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   private HttpRequest.Builder request(String path) {
     String base = server.toString().replaceAll("/+$", "");
     HttpRequest.Builder request =

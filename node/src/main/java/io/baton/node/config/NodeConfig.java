@@ -4,6 +4,7 @@ import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
 import io.baton.event.EventsConfig;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.retention.HousekeepingConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ public record NodeConfig(
     RecoveryConfig recovery,
     EventsConfig events,
     RebalanceConfig rebalance,
+    HousekeepingConfig housekeeping,
     Path flowsDir,
     String loggingFormat) {
 
@@ -105,8 +107,20 @@ public record NodeConfig(
             EventsConfig.DEFAULT_RETRY_AFTER,
             positiveDuration(settings, ConfigKeys.EVENTS_RETENTION)),
         rebalance(settings),
+        housekeeping(settings),
         settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
         settings.choice(ConfigKeys.LOGGING_FORMAT));
+  }
+
+  private static HousekeepingConfig housekeeping(Settings settings) {
+    return new HousekeepingConfig(
+        positive(settings, ConfigKeys.ARCHIVE_BATCH_SIZE),
+        notNegative(settings, ConfigKeys.ARCHIVE_PAUSE),
+        notNegative(settings, ConfigKeys.ARCHIVE_INTERVAL),
+        positiveDuration(settings, ConfigKeys.RETENTION_FINISHED_RUNS),
+        positive(settings, ConfigKeys.RETENTION_BATCH_SIZE),
+        notNegative(settings, ConfigKeys.RETENTION_PAUSE),
+        notNegative(settings, ConfigKeys.RETENTION_INTERVAL));
   }
 
   private static Auth auth(Settings settings) {
