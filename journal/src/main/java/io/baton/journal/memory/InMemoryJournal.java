@@ -89,6 +89,23 @@ public class InMemoryJournal implements ExecutionJournal {
   protected void afterAppend(AppendRequest request) {}
 
   /**
+   * One root as the appends, checkpoint and archive watermark that rebuild it exactly (a snapshot
+   * for a store kept durable by a log of its own, which compacts that log).
+   */
+  public record RootImage(
+      UUID rootRunId, List<AppendRequest> appends, Checkpoint checkpoint, long archivedThrough) {}
+
+  /** Every root's image, in root order. */
+  public synchronized List<RootImage> images() {
+    List<RootImage> images = new ArrayList<>(roots.size());
+    roots.forEach(
+        (root, log) ->
+            images.add(
+                new RootImage(root, log.asAppends(root), log.checkpoint, log.archivedThrough())));
+    return images;
+  }
+
+  /**
    * Forgets every root. For a store kept durable by a log of its own (the embedded store), which
    * rebuilds memory from that log after a failed write.
    */

@@ -3,11 +3,13 @@ package io.baton.journal.memory;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.JournalEntry;
+import io.baton.journal.RunClaimed;
 import io.baton.journal.RunCompleted;
 import io.baton.journal.RunCreated;
 import io.baton.journal.RunStatusChanged;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * One root's journal in memory: the archive (entries 1 to {@code firstRetainedSeq - 1}, moved out
@@ -23,8 +25,37 @@ final class RootLog {
   private final ArrayList<JournalEntry> archive = new ArrayList<>();
   private final ArrayList<JournalEntry> entries = new ArrayList<>();
 
+  /** The token the journal was created under (the fence before any claim). */
+  final long createdToken;
+
   RootLog(long token) {
     this.token = token;
+    this.createdToken = token;
+  }
+
+  /**
+   * The appends that rebuild this journal from nothing: its whole history, cut before every claim
+   * (a claim must be under its own token; what comes before the first one is under the creation's).
+   */
+  List<AppendRequest> asAppends(UUID root) {
+    List<JournalEntry> history = readHistory(1, Integer.MAX_VALUE);
+    List<AppendRequest> appends = new ArrayList<>();
+    List<JournalEntry> segment = new ArrayList<>();
+    long segmentToken = createdToken;
+    for (JournalEntry entry : history) {
+      if (entry.event() instanceof RunClaimed && !segment.isEmpty()) {
+        appends.add(new AppendRequest(root, segmentToken, segment));
+        segment = new ArrayList<>();
+      }
+      if (entry.event() instanceof RunClaimed claim) {
+        segmentToken = claim.token();
+      }
+      segment.add(entry);
+    }
+    if (!segment.isEmpty()) {
+      appends.add(new AppendRequest(root, segmentToken, segment));
+    }
+    return appends;
   }
 
   void add(AppendRequest request) {

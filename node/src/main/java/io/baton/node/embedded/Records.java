@@ -8,6 +8,7 @@ import io.baton.journal.Checkpoint;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.FlowRecord;
+import io.baton.store.Signal;
 import io.baton.store.SignalType;
 import io.baton.store.StoreException;
 import io.baton.store.Stores;
@@ -83,6 +84,24 @@ final class Records {
     return List.of(record);
   }
 
+  /** A waiting signal as a snapshot holds it, with its id. */
+  static ObjectNode signalRestored(Signal signal) {
+    ObjectNode record =
+        record("signalRestored")
+            .put("id", signal.id())
+            .put("root", signal.rootRunId().toString())
+            .put("runId", signal.runId().toString())
+            .put("type", signal.type().name())
+            .put("step", signal.step())
+            .put("at", signal.createdAt().toString());
+    record.set("payload", signal.payload());
+    return record;
+  }
+
+  static ObjectNode counters(long nextSignalId, long highestToken) {
+    return record("counters").put("nextSignalId", nextSignalId).put("highestToken", highestToken);
+  }
+
   static ObjectNode blob(String type, byte[] content) {
     return record("blob")
         .put("type", type)
@@ -129,6 +148,22 @@ final class Records {
         List<UUID> roots = new ArrayList<>();
         record.get("roots").forEach(root -> roots.add(UUID.fromString(root.asText())));
         ((InMemoryMetadataStore) stores.metadata()).deleteTrees(roots);
+      }
+      case "signalRestored" ->
+          ((InMemoryMetadataStore) stores.metadata())
+              .restoreSignal(
+                  new Signal(
+                      record.get("id").asLong(),
+                      uuid(record, "root"),
+                      uuid(record, "runId"),
+                      SignalType.valueOf(record.get("type").asText()),
+                      record.hasNonNull("step") ? record.get("step").asText() : null,
+                      record.get("payload"),
+                      Instant.parse(record.get("at").asText())));
+      case "counters" -> {
+        ((InMemoryMetadataStore) stores.metadata())
+            .restoreNextSignalId(record.get("nextSignalId").asLong());
+        highestToken.accumulateAndGet(record.get("highestToken").asLong(), Math::max);
       }
       case "heal" -> {
         // an owner hint an older version wrote from a lease holder; rows follow the journal now

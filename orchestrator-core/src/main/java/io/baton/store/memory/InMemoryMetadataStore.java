@@ -150,6 +150,34 @@ public final class InMemoryMetadataStore implements MetadataStore {
     deadlines.clear();
   }
 
+  // --- snapshots, for a store kept durable by a log of its own --------------------------------
+
+  /** Every flow version in the order it was saved. */
+  public synchronized List<FlowRecord> allFlows() {
+    return List.copyOf(flows);
+  }
+
+  /** Every waiting signal, oldest first, with its id. */
+  public synchronized List<Signal> allSignals() {
+    return List.copyOf(signals.values());
+  }
+
+  /** The id the next signal gets. */
+  public synchronized long nextSignalId() {
+    return nextSignalId;
+  }
+
+  /** Puts a signal back with its id (ids are never reused: the next id stays above it). */
+  public synchronized void restoreSignal(Signal signal) {
+    signals.put(signal.id(), signal);
+    nextSignalId = Math.max(nextSignalId, signal.id() + 1);
+  }
+
+  /** Makes the next signal's id at least {@code next}. */
+  public synchronized void restoreNextSignalId(long next) {
+    nextSignalId = Math.max(nextSignalId, next);
+  }
+
   // --- flows ---------------------------------------------------------------------------------
 
   @Override
