@@ -37,8 +37,20 @@ public interface ExecutionJournal {
    */
   List<AppendResult> appendAll(List<AppendRequest> requests);
 
-  /** Up to {@code limit} entries of the root with {@code seq >= fromSeq}, in sequence order. */
+  /**
+   * Up to {@code limit} entries of the root's hot journal with {@code seq >= fromSeq}, in sequence
+   * order: what replay needs. Entries archived by {@link #compact} or {@link #archiveCovered} are
+   * not returned (their checkpoint stands for them); {@link #readHistory} returns them.
+   */
   List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit);
+
+  /**
+   * Up to {@code limit} entries of the root's whole history with {@code seq >= fromSeq}, in
+   * sequence order: the archive and the hot journal read as one sequence, without a gap or a
+   * duplicate while entries move from one to the other (for people: the API's journal pages and the
+   * dashboard's timeline). Only retention's deletion of a finished tree removes entries from it.
+   */
+  List<JournalEntry> readHistory(UUID rootRunId, long fromSeq, int limit);
 
   /** The highest sequence ever appended to the root (compacted entries count), 0 if none. */
   long latestSequence(UUID rootRunId);
@@ -88,8 +100,20 @@ public interface ExecutionJournal {
     return checkpoints;
   }
 
-  /** Deletes the root's entries covered by its checkpoint; returns how many were deleted. */
+  /**
+   * Moves the root's entries covered by its checkpoint out of the hot journal into its archive
+   * (where {@link #readHistory} still reads them), at once; returns how many moved. Appends are
+   * never blocked by it: it touches only entries at or below the checkpoint's sequence.
+   */
   int compact(UUID rootRunId);
+
+  /**
+   * Moves up to {@code limit} entries covered by checkpoints, of any roots, out of the hot journal
+   * into the archive, in one short step; returns how many moved (0: nothing is left to archive).
+   * This is the background archiver's batch: callers on many nodes may run it at once, and no entry
+   * is moved twice or lost (a root being archived by one caller is skipped by the others).
+   */
+  int archiveCovered(int limit);
 
   /**
    * Roots whose root run is not terminal, in id order, after {@code after} (null for the first

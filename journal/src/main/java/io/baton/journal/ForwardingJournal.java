@@ -34,6 +34,11 @@ public abstract class ForwardingJournal implements ExecutionJournal {
   }
 
   @Override
+  public List<JournalEntry> readHistory(UUID rootRunId, long fromSeq, int limit) {
+    return delegate.readHistory(rootRunId, fromSeq, limit);
+  }
+
+  @Override
   public long latestSequence(UUID rootRunId) {
     return delegate.latestSequence(rootRunId);
   }
@@ -66,6 +71,11 @@ public abstract class ForwardingJournal implements ExecutionJournal {
   @Override
   public int compact(UUID rootRunId) {
     return delegate.compact(rootRunId);
+  }
+
+  @Override
+  public int archiveCovered(int limit) {
+    return delegate.archiveCovered(limit);
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.baton.journal.replay.Replay;
 import io.baton.journal.replay.TreeState;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -327,6 +330,131 @@ public abstract class ExecutionJournalComplianceSuite {
     assertThat(journal.latestSequence(root.root())).isEqualTo(8);
     TreeState compacted = Replay.replay(journal, root.root()).orElseThrow();
     assertThat(compacted.toSnapshot()).isEqualTo(full.toSnapshot());
+  }
+
+  @Test
+  void compacted_entries_stay_readable_in_the_history_as_one_sequence() {
+    JournalFixtures root = JournalFixtures.newRoot();
+    List<JournalEntry> all = new ArrayList<>();
+    all.addAll(appendAndKeep(root.createClaimed("n", 3)));
+    all.addAll(appendAndKeep(root.steps(3, 6)));
+    checkpointAt(root.root(), 3, 6);
+
+    assertThat(journal.compact(root.root())).isEqualTo(6);
+
+    assertThat(journal.readFrom(root.root(), 1, 100))
+        .extracting(JournalEntry::seq)
+        .containsExactly(7L, 8L);
+    assertThat(journal.readHistory(root.root(), 1, 100)).containsExactlyElementsOf(all);
+    assertThat(journal.readHistory(root.root(), 5, 2)).containsExactlyElementsOf(all.subList(4, 6));
+    assertThat(journal.readHistory(root.root(), 6, 2)).containsExactlyElementsOf(all.subList(5, 7));
+    assertThat(journal.readHistory(root.root(), 9, 2)).isEmpty();
+    assertThat(journal.readHistory(UUID.randomUUID(), 1, 10)).isEmpty();
+  }
+
+  @Test
+  void the_archiver_moves_covered_entries_in_bounded_batches_and_never_beyond_the_checkpoint() {
+    List<JournalFixtures> roots = new ArrayList<>();
+    Map<UUID, List<JournalEntry>> appended = new HashMap<>();
+    for (int i = 0; i < 3; i++) {
+      JournalFixtures root = JournalFixtures.newRoot();
+      roots.add(root);
+      List<JournalEntry> all = new ArrayList<>(appendAndKeep(root.createClaimed("n", 3)));
+      all.addAll(appendAndKeep(root.steps(3, 10)));
+      appended.put(root.root(), all);
+    }
+    JournalFixtures uncheckpointed = roots.get(2);
+    checkpointAt(roots.get(0).root(), 3, 9);
+    checkpointAt(roots.get(1).root(), 3, 4);
+    TreeState before = Replay.replay(journal, roots.get(0).root()).orElseThrow();
+
+    int moved = 0;
+    int batch;
+    int batches = 0;
+    while ((batch = journal.archiveCovered(5)) > 0) {
+      assertThat(batch).isLessThanOrEqualTo(5);
+      moved += batch;
+      batches++;
+      assertThat(batches).as("archiving ends").isLessThan(20);
+    }
+
+    assertThat(moved).isEqualTo(9 + 4);
+    assertThat(journal.readFrom(roots.get(0).root(), 1, 100))
+        .extracting(JournalEntry::seq)
+        .containsExactly(10L, 11L, 12L);
+    assertThat(journal.readFrom(roots.get(1).root(), 1, 100))
+        .first()
+        .extracting(JournalEntry::seq)
+        .isEqualTo(5L);
+    assertThat(journal.readFrom(uncheckpointed.root(), 1, 100)).hasSize(12);
+    for (JournalFixtures root : roots) {
+      assertThat(journal.readHistory(root.root(), 1, 100))
+          .containsExactlyElementsOf(appended.get(root.root()));
+    }
+    assertThat(Replay.replay(journal, roots.get(0).root()).orElseThrow().toSnapshot())
+        .isEqualTo(before.toSnapshot());
+    assertThat(journal.latestSequence(roots.get(0).root())).isEqualTo(12);
+  }
+
+  @Test
+  void appends_and_checkpoints_go_on_while_archivers_run_and_the_history_loses_nothing()
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      JournalFixtures root = JournalFixtures.newRoot();
+      List<JournalEntry> all = new ArrayList<>(appendAndKeep(root.createClaimed("n", 3)));
+      AtomicBoolean writing = new AtomicBoolean(true);
+      AtomicInteger archived = new AtomicInteger();
+      List<Future<?>> archivers = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        archivers.add(
+            pool.submit(
+                () -> {
+                  while (writing.get()) {
+                    archived.addAndGet(journal.archiveCovered(3));
+                  }
+                  return null;
+                }));
+      }
+      Future<?> writer =
+          pool.submit(
+              () -> {
+                for (int i = 0; i < 30; i++) {
+                  all.addAll(appendAndKeep(root.steps(3, 4)));
+                  checkpointAt(root.root(), 3, journal.latestSequence(root.root()) - 1);
+                }
+                writing.set(false);
+                return null;
+              });
+      writer.get(60, TimeUnit.SECONDS);
+      for (Future<?> archiver : archivers) {
+        archiver.get(60, TimeUnit.SECONDS);
+      }
+      int rest;
+      while ((rest = journal.archiveCovered(50)) > 0) {
+        archived.addAndGet(rest);
+      }
+
+      assertThat(archived.get()).isEqualTo(all.size() - 1);
+      assertThat(journal.readFrom(root.root(), 1, 1000))
+          .extracting(JournalEntry::seq)
+          .containsExactly((long) all.size());
+      assertThat(journal.readHistory(root.root(), 1, 1000)).containsExactlyElementsOf(all);
+    } finally {
+      pool.shutdownNow();
+      assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  private List<JournalEntry> appendAndKeep(AppendRequest request) {
+    journal.append(request);
+    return request.entries();
+  }
+
+  /** Stores a checkpoint at {@code seq} holding the state a full replay gives there. */
+  private void checkpointAt(UUID root, long token, long seq) {
+    TreeState state = Replay.fold(root, journal.readHistory(root, 1, (int) seq));
+    journal.checkpoint(root, token, new Checkpoint(seq, state.toSnapshot(), JournalFixtures.T0));
   }
 
   @Test

@@ -85,6 +85,7 @@ public final class NodeRuntime implements AutoCloseable {
             .recovery(config.recovery())
             .rebalance(config.rebalance())
             .events(config.events())
+            .housekeeping(config.housekeeping())
             .scheduler(scheduler)
             .stores(stores)
             .leases(leases)

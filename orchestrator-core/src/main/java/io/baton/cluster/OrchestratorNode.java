@@ -24,6 +24,9 @@ import io.baton.recovery.FailureDetector;
 import io.baton.recovery.OrphanClaimer;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.recovery.StartupRecovery;
+import io.baton.retention.JournalArchiver;
+import io.baton.retention.RetentionSweeper;
+import io.baton.retention.RunDiscarder;
 import io.baton.store.Stores;
 import io.baton.time.Futures;
 import io.baton.time.Scheduler;
@@ -117,6 +120,9 @@ public final class OrchestratorNode implements AutoCloseable {
   private final SignalPoller poller;
   private final EventTriggers eventTriggers;
   private final EventDispatcher eventDispatcher;
+  private final JournalArchiver archiver;
+  private final RetentionSweeper retention;
+  private final RunDiscarder discarder;
   private final Supplier<String> address;
   private final String version;
   private final Instant createdAt;
@@ -199,6 +205,25 @@ public final class OrchestratorNode implements AutoCloseable {
         new EventTriggers(
             stores.events(), flows, stores.metadata(), orchestrator.commands(), io, scheduler);
     this.eventDispatcher = new EventDispatcher(eventTriggers, io, scheduler, builder.events);
+    this.archiver =
+        new JournalArchiver(
+            stores.journal(),
+            io,
+            scheduler,
+            builder.housekeeping,
+            builder.metrics.counter(JournalArchiver.ARCHIVED),
+            builder.metrics.counter(JournalArchiver.FAILURES));
+    this.retention =
+        new RetentionSweeper(
+            stores.metadata(),
+            tree -> retentionOf(flows, tree.flowHash(), builder.housekeeping.finishedRuns()),
+            io,
+            scheduler,
+            builder.housekeeping,
+            builder.metrics.counter(RetentionSweeper.DELETED),
+            builder.metrics.counter(RetentionSweeper.FAILURES));
+    this.discarder =
+        new RunDiscarder(stores.metadata(), io, builder.metrics.counter(RunDiscarder.DISCARDED));
     engine.onParked(
         (root, wakeAt) ->
             scheduler.scheduleAt(
@@ -225,6 +250,21 @@ public final class OrchestratorNode implements AutoCloseable {
     }
   }
 
+  /** The flow's own retention, or the node's default when it says none or cannot be read. */
+  private static Duration retentionOf(FlowRegistry flows, String flowHash, Duration fallback) {
+    try {
+      Duration own = flows.byHash(flowHash).definition().retention();
+      return own == null ? fallback : own;
+    } catch (RuntimeException unreadable) {
+      log.debug(
+          "flow {} unreadable, its runs are kept {}: {}",
+          flowHash,
+          fallback,
+          unreadable.toString());
+      return fallback;
+    }
+  }
+
   /** What the node closes in place of the stores or the scheduler that its caller owns. */
   private static void notOwned() {}
 
@@ -241,6 +281,21 @@ public final class OrchestratorNode implements AutoCloseable {
 
   public Orchestrator orchestrator() {
     return orchestrator;
+  }
+
+  /** Deletes runs that are not live, at an operator's command. */
+  public RunDiscarder discarder() {
+    return discarder;
+  }
+
+  /** Runs one retention batch now (tests and benchmarks); completes with whether it was full. */
+  public CompletableFuture<Boolean> retentionBatch() {
+    return retention.batch();
+  }
+
+  /** Runs one archiver batch now (tests and benchmarks); completes with whether it was full. */
+  public CompletableFuture<Boolean> archiveBatch() {
+    return archiver.batch();
   }
 
   /** Where events are received and turned into runs. */
@@ -316,6 +371,8 @@ public final class OrchestratorNode implements AutoCloseable {
     failureDetector.start();
     poller.start();
     eventDispatcher.start();
+    archiver.start();
+    retention.start();
     storeOutageWatch.start();
     phase.compareAndSet(Phase.STARTING, Phase.READY);
     rebalancer.start();
@@ -367,6 +424,8 @@ public final class OrchestratorNode implements AutoCloseable {
     failureDetector.stop();
     poller.stop();
     eventDispatcher.stop();
+    archiver.stop();
+    retention.stop();
     rebalancer.stop();
     // On the scheduler, not the I/O threads: those may all be stuck on the store.
     scheduler.execute(
@@ -398,6 +457,8 @@ public final class OrchestratorNode implements AutoCloseable {
     failureDetector.start();
     poller.start();
     eventDispatcher.start();
+    archiver.start();
+    retention.start();
     rebalancer.start();
     return true;
   }
@@ -584,6 +645,8 @@ public final class OrchestratorNode implements AutoCloseable {
     failureDetector.stop();
     poller.stop();
     eventDispatcher.stop();
+    archiver.stop();
+    retention.stop();
     engine.startDraining();
     return CompletableFuture.completedFuture(null);
   }
@@ -645,6 +708,8 @@ public final class OrchestratorNode implements AutoCloseable {
     failureDetector.stop();
     poller.stop();
     eventDispatcher.stop();
+    archiver.stop();
+    retention.stop();
     engine.startDraining();
     leases.close();
     return engine.dropAll("halted");

@@ -10,6 +10,7 @@ import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
 import io.baton.recovery.NodeProbe;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.retention.HousekeepingConfig;
 import io.baton.store.Stores;
 import io.baton.time.Scheduler;
 import java.util.UUID;
@@ -40,6 +41,7 @@ public final class OrchestratorNodeBuilder {
   Executor probing;
   boolean ownsStoresAndScheduler;
   EventsConfig events = EventsConfig.DEFAULTS;
+  HousekeepingConfig housekeeping = HousekeepingConfig.DEFAULTS;
 
   public OrchestratorNodeBuilder config(EngineConfig config) {
     this.config = config;
@@ -133,6 +135,15 @@ public final class OrchestratorNodeBuilder {
   /** How the node dispatches events; default {@link EventsConfig#DEFAULTS}. */
   public OrchestratorNodeBuilder events(EventsConfig events) {
     this.events = events;
+    return this;
+  }
+
+  /**
+   * How the node archives journals and deletes finished runs; default {@link
+   * HousekeepingConfig#DEFAULTS}.
+   */
+  public OrchestratorNodeBuilder housekeeping(HousekeepingConfig housekeeping) {
+    this.housekeeping = housekeeping;
     return this;
   }
 

@@ -11,6 +11,8 @@ import java.util.Objects;
  * @param maxResumeAge how old an interrupted run may be and still be resumed, or null for any age
  * @param output the template of the run's output, or null for "the last step's output"
  * @param trigger the events that start the flow, or null when only people and scripts start it
+ * @param retention how long a finished run of this flow is kept before it is deleted, or null for
+ *     the node's default ({@code retention.finishedRuns})
  */
 public record FlowDefinition(
     String name,
@@ -19,7 +21,20 @@ public record FlowDefinition(
     Duration maxResumeAge,
     JsonNode output,
     List<StepDefinition> steps,
-    EventTrigger trigger) {
+    EventTrigger trigger,
+    Duration retention) {
+  /** A flow kept as long as the node's default retention says. */
+  public FlowDefinition(
+      String name,
+      String description,
+      RecoveryPolicy recovery,
+      Duration maxResumeAge,
+      JsonNode output,
+      List<StepDefinition> steps,
+      EventTrigger trigger) {
+    this(name, description, recovery, maxResumeAge, output, steps, trigger, null);
+  }
+
   /** A flow without a trigger. */
   public FlowDefinition(
       String name,

@@ -12,7 +12,8 @@ record FlowDraft(
     Duration maxResumeAge,
     JsonNode output,
     List<StepDraft> steps,
-    EventTrigger trigger) {
+    EventTrigger trigger,
+    Duration retention) {
 
   /** Step names in the order the flow lists them (valid ones only). */
   List<String> stepNames() {

@@ -100,6 +100,7 @@ public final class FlowParser {
         draft.maxResumeAge(),
         draft.output(),
         steps,
-        draft.trigger());
+        draft.trigger(),
+        draft.retention());
   }
 }

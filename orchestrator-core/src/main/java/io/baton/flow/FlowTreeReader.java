@@ -14,6 +14,7 @@ final class FlowTreeReader {
           "description",
           "recovery",
           "maxResumeAge",
+          "retention",
           "output",
           TriggerReader.FIELD,
           "steps");
@@ -51,7 +52,8 @@ final class FlowTreeReader {
         fields.duration(root, path, "maxResumeAge", false),
         Fields.present(root, "output"),
         steps(root),
-        new TriggerReader(report, fields).read(root));
+        new TriggerReader(report, fields).read(root),
+        fields.duration(root, path, "retention", false));
   }
 
   private List<StepDraft> steps(JsonNode root) {

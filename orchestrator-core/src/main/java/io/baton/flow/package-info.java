@@ -9,6 +9,7 @@
  * description: optional
  * recovery: resume                 # resume | fail; default resume
  * maxResumeAge: 24h                # optional, positive; older interrupted runs are cancelled
+ * retention: 7d                    # optional, positive; how long a finished run is kept
  * output: "{{ steps.ship.output }}"  # optional; default: the last step's output
  * trigger:                         # optional: events that start the flow (people still can)
  *   event: [order.created, refund.*]   # one type, or a list; a trailing * matches a prefix
@@ -42,10 +43,10 @@
  * {@code run} fields other than {@code id} and {@code attempt}, or reading a step that the reading
  * step does not wait for, directly or through others (the flow's {@code output} may read any step);
  * templates in keys (keys are never rendered); bad durations and zero where it makes no sense
- * ({@code timeout}, {@code maxDelay}, {@code maxResumeAge}); {@code maxDelay} below {@code delay};
- * unknown {@code recovery} and {@code backoff} words; {@code maxAttempts} that is not a whole
- * number from 0; and the problems each capability finds in its static params (see {@link
- * io.baton.capability.Capability#validate}).
+ * ({@code timeout}, {@code maxDelay}, {@code maxResumeAge}, {@code retention}); {@code maxDelay}
+ * below {@code delay}; unknown {@code recovery} and {@code backoff} words; {@code maxAttempts} that
+ * is not a whole number from 0; and the problems each capability finds in its static params (see
+ * {@link io.baton.capability.Capability#validate}).
  *
  * <p>Decisions about the document itself: YAML syntax errors are problems at their line; a file
  * holds one document (a trailing empty one is tolerated); YAML aliases are refused, since a flow's

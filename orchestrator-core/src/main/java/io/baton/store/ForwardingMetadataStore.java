@@ -129,4 +129,24 @@ public abstract class ForwardingMetadataStore implements MetadataStore {
   public void ping() {
     delegate.ping();
   }
+
+  @Override
+  public List<FinishedTree> finishedWithoutDeadline(int limit) {
+    return delegate.finishedWithoutDeadline(limit);
+  }
+
+  @Override
+  public void setDeadlines(Collection<Deadline> deadlines) {
+    delegate.setDeadlines(deadlines);
+  }
+
+  @Override
+  public List<UUID> deleteExpired(Instant now, int limit) {
+    return delegate.deleteExpired(now, limit);
+  }
+
+  @Override
+  public Discarded discardTree(UUID rootRunId) {
+    return delegate.discardTree(rootRunId);
+  }
 }

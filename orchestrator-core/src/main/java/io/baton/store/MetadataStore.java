@@ -8,4 +8,5 @@ package io.baton.store;
  * takes that part's interface. Implementations are thread-safe and pass the compliance suite of
  * every part.
  */
-public interface MetadataStore extends FlowStore, RunIndex, SignalInbox, StoreHealth {}
+public interface MetadataStore
+    extends FlowStore, RunIndex, SignalInbox, StoreHealth, RunRetention {}

@@ -24,7 +24,7 @@ class FieldValidationTest {
                 1,
                 "descripton",
                 "unknown key 'descripton' in the flow (did you mean 'description'?); allowed keys:"
-                    + " name, description, recovery, maxResumeAge, output, trigger, steps"));
+                    + " name, description, recovery, maxResumeAge, retention, output, trigger, steps"));
   }
 
   @Test
@@ -190,6 +190,33 @@ class FieldValidationTest {
                 50,
                 "steps[0].retry.backoff",
                 "'Exponential' is not a valid backoff; use one of: fixed, linear, exponential"));
+  }
+
+  @Test
+  void retention_must_be_a_positive_duration_reported_at_its_line() {
+    assertThat(
+            problemsIn(
+                """
+                name: a-flow
+                retention: 0d
+                steps: [{name: a, capability: noop}]
+                """))
+        .containsExactly(problem(2, 12, "retention", "retention must be longer than zero"));
+    assertThat(
+            problemsIn(
+                """
+                name: a-flow
+                description: kept a week
+                retention: a week
+                steps: [{name: a, capability: noop}]
+                """))
+        .containsExactly(
+            problem(
+                3,
+                12,
+                "retention",
+                "retention: 'a week' is not a duration; write a number with a unit: 250ms, 10s,"
+                    + " 5m, 2h, 1d"));
   }
 
   @Test

@@ -128,6 +128,7 @@ class FlowParserTest {
     assertThat(flow.definition().description()).isEmpty();
     assertThat(flow.definition().recovery()).isEqualTo(RecoveryPolicy.RESUME);
     assertThat(flow.definition().maxResumeAge()).isNull();
+    assertThat(flow.definition().retention()).isNull();
     assertThat(flow.outputTemplate()).isNull();
     StepDefinition only = flow.step("only");
     assertThat(only.operation()).isNull();
@@ -211,5 +212,18 @@ class FlowParserTest {
     Flow flow = parse("---\nname: marked\nsteps: [{name: a, capability: noop}]\n---\n");
 
     assertThat(flow.name()).isEqualTo("marked");
+  }
+
+  @Test
+  void a_flow_may_say_how_long_its_finished_runs_are_kept() {
+    Flow flow =
+        parse(
+            """
+            name: short-lived
+            retention: 7d
+            steps: [{name: only, capability: noop}]
+            """);
+
+    assertThat(flow.definition().retention()).isEqualTo(Duration.ofDays(7));
   }
 }

@@ -50,4 +50,12 @@ public abstract class MetadataStoreComplianceSuite {
       return newStores();
     }
   }
+
+  @Nested
+  class Retention extends RunRetentionComplianceSuite {
+    @Override
+    protected Stores createStores() throws Exception {
+      return newStores();
+    }
+  }
 }

@@ -8,12 +8,15 @@ import io.baton.journal.FencedOutException;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.UnknownRootException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * An {@link ExecutionJournal} in memory: one lock, exact semantics, no durability. It passes the
@@ -86,6 +89,23 @@ public class InMemoryJournal implements ExecutionJournal {
   protected void afterAppend(AppendRequest request) {}
 
   /**
+   * One root as the appends, checkpoint and archive watermark that rebuild it exactly (a snapshot
+   * for a store kept durable by a log of its own, which compacts that log).
+   */
+  public record RootImage(
+      UUID rootRunId, List<AppendRequest> appends, Checkpoint checkpoint, long archivedThrough) {}
+
+  /** Every root's image, in root order. */
+  public synchronized List<RootImage> images() {
+    List<RootImage> images = new ArrayList<>(roots.size());
+    roots.forEach(
+        (root, log) ->
+            images.add(
+                new RootImage(root, log.asAppends(root), log.checkpoint, log.archivedThrough())));
+    return images;
+  }
+
+  /**
    * Forgets every root. For a store kept durable by a log of its own (the embedded store), which
    * rebuilds memory from that log after a failed write.
    */
@@ -97,6 +117,12 @@ public class InMemoryJournal implements ExecutionJournal {
   public synchronized List<JournalEntry> readFrom(UUID rootRunId, long fromSeq, int limit) {
     RootLog log = roots.get(rootRunId);
     return log == null ? List.of() : log.readFrom(fromSeq, limit);
+  }
+
+  @Override
+  public synchronized List<JournalEntry> readHistory(UUID rootRunId, long fromSeq, int limit) {
+    RootLog log = roots.get(rootRunId);
+    return log == null || limit <= 0 ? List.of() : log.readHistory(fromSeq, limit);
   }
 
   @Override
@@ -145,6 +171,53 @@ public class InMemoryJournal implements ExecutionJournal {
   public synchronized int compact(UUID rootRunId) {
     RootLog log = roots.get(rootRunId);
     return log == null ? 0 : log.compact();
+  }
+
+  @Override
+  public int archiveCovered(int limit) {
+    return archiveCoveredByRoot(limit).values().stream().mapToInt(Archived::moved).sum();
+  }
+
+  /** How far one call archived a root: through which sequence, and how many entries it moved. */
+  public record Archived(long through, int moved) {}
+
+  /**
+   * {@link #archiveCovered}, telling for each root it archived through which sequence (for a store
+   * that logs its changes, which replays them with {@link #archiveThrough}).
+   */
+  public synchronized Map<UUID, Archived> archiveCoveredByRoot(int limit) {
+    Map<UUID, Archived> archived = new LinkedHashMap<>();
+    int left = limit;
+    for (Map.Entry<UUID, RootLog> root : roots.entrySet()) {
+      if (left <= 0) {
+        break;
+      }
+      RootLog log = root.getValue();
+      if (log.hasCovered()) {
+        int moved = log.archiveThrough(log.archivedThrough() + left);
+        left -= moved;
+        archived.put(root.getKey(), new Archived(log.archivedThrough(), moved));
+      }
+    }
+    return archived;
+  }
+
+  /** Archives the root's entries through {@code seq}, within its checkpoint; returns how many. */
+  public synchronized int archiveThrough(UUID rootRunId, long seq) {
+    RootLog log = roots.get(rootRunId);
+    return log == null ? 0 : log.archiveThrough(seq);
+  }
+
+  /**
+   * Deletes whole roots (retention of finished trees): under the journal's lock, so that no append
+   * interleaves, {@code decide} picks the roots (and a store projecting the journal deletes its
+   * rows for them); their journals, archives and checkpoints are then deleted. Returns what {@code
+   * decide} returned.
+   */
+  public synchronized <T extends Collection<UUID>> T forget(Supplier<T> decide) {
+    T forgotten = decide.get();
+    forgotten.forEach(roots::remove);
+    return forgotten;
   }
 
   @Override

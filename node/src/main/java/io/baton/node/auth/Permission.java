@@ -23,6 +23,8 @@ public enum Permission {
   RUNS_RESUME,
   /** Approve or reject a run's waiting approval. */
   RUNS_ANSWER,
+  /** Discard (delete) a run that is not live, most often a recoverable failure. */
+  RUNS_DISCARD,
   /** Emit events that trigger or signal runs. */
   EVENTS_EMIT,
   /** Apply (upload) flows. */

@@ -8,9 +8,9 @@ import java.util.stream.Collectors;
 
 /**
  * What a principal may do, each role everything the one before may and more: {@code viewer} reads;
- * {@code operator} also acts on runs (submit, cancel, resume, approve, reject, emit events); {@code
- * developer} also applies flows; {@code admin} also manages keys and reads the audit record.
- * Immutable.
+ * {@code operator} also acts on runs (submit, cancel, resume, approve, reject, discard, emit
+ * events); {@code developer} also applies flows; {@code admin} also manages keys and reads the
+ * audit record. Immutable.
  */
 public enum Role {
   VIEWER(
@@ -26,6 +26,7 @@ public enum Role {
           Permission.RUNS_CANCEL,
           Permission.RUNS_RESUME,
           Permission.RUNS_ANSWER,
+          Permission.RUNS_DISCARD,
           Permission.EVENTS_EMIT)),
   DEVELOPER(with(OPERATOR.permissions, Permission.FLOWS_APPLY)),
   ADMIN(EnumSet.allOf(Permission.class));

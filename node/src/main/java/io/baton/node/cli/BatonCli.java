@@ -38,6 +38,7 @@ public final class BatonCli {
       new RunsCommand(),
       new RunCommand(),
       new ResumeCommand(),
+      new DiscardCommand(),
       new CancelCommand(),
       new ApproveCommand(),
       new RejectCommand(),

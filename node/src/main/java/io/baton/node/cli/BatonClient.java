@@ -55,11 +55,11 @@ final class BatonClient {
             .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
-  ApiResponse delete(String path, String json) {
+  ApiResponse delete(String path, String contentType, String body) {
     return send(
         request(path)
-            .header("Content-Type", "application/json")
-            .method("DELETE", HttpRequest.BodyPublishers.ofString(json)));
+            .header("Content-Type", contentType)
+            .method("DELETE", HttpRequest.BodyPublishers.ofString(body)));
   }
 
   private HttpRequest.Builder request(String path) {

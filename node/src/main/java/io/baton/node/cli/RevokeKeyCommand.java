@@ -25,7 +25,7 @@ final class RevokeKeyCommand extends ClientCommand {
     if (reason != null) {
       body.put("reason", reason);
     }
-    ApiResponse response = client.delete("/api/v1/keys/" + id, body.toString());
+    ApiResponse response = client.delete("/api/v1/keys/" + id, "application/json", body.toString());
     if (response.status() == 404) {
       throw new CommandFailedException(ExitCodes.NOT_FOUND, response.detail());
     }

@@ -6,9 +6,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * A command on one run ({@code resume}, {@code cancel}, {@code approve}, {@code reject}): prints
- * {@code Run <id> <done>}; an unknown run exits 3, a status that does not allow it exits 4 with the
- * server's reason.
+ * A command on one run ({@code resume}, {@code cancel}, {@code approve}, {@code reject}, {@code
+ * discard}): prints {@code Run <id> <done>}; an unknown run exits 3, a status that does not allow
+ * it exits 4 with the server's reason.
  */
 abstract class RunActionCommand extends ClientCommand {
   @Parameters(paramLabel = "ID", description = "The run id.")
@@ -29,12 +29,17 @@ abstract class RunActionCommand extends ClientCommand {
   /** Adds the command's own fields to the request body. */
   void addTo(ObjectNode body) {}
 
+  /** Sends the command: a POST to the run's action by default. */
+  ApiResponse send(BatonClient client, ObjectNode body) {
+    return client.post(
+        "/api/v1/runs/" + runId + "/" + action(), "application/json", body.toString());
+  }
+
   @Override
   void run(BatonClient client) {
     ObjectNode body = ApiResponse.MAPPER.createObjectNode().put("by", by);
     addTo(body);
-    ApiResponse response =
-        client.post("/api/v1/runs/" + runId + "/" + action(), "application/json", body.toString());
+    ApiResponse response = send(client, body);
     if (response.status() == 404) {
       throw new CommandFailedException(ExitCodes.NOT_FOUND, "Run " + runId + " not found");
     }

@@ -5,6 +5,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.retention.HousekeepingConfig;
 import io.baton.time.Durations;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -291,6 +292,48 @@ public final class ConfigKeys {
           ConfigType.DURATION,
           Durations.format(EventsConfig.DEFAULT_POLL_INTERVAL),
           "How often an idle node looks in the event outbox (events enqueued by applications and emitted by steps).");
+  public static final ConfigKey RETENTION_FINISHED_RUNS =
+      add(
+          "retention.finishedRuns",
+          ConfigType.DURATION,
+          Durations.format(HousekeepingConfig.DEFAULT_FINISHED_RUNS),
+          "How long a finished run (SUCCEEDED, CANCELLED, or FAILED and not recoverable) is kept before it is deleted with its journal, unless its flow says otherwise (retention: 7d). Recoverable failures are kept until resumed or discarded.");
+  public static final ConfigKey RETENTION_BATCH_SIZE =
+      add(
+          "retention.batchSize",
+          ConfigType.INTEGER,
+          String.valueOf(HousekeepingConfig.DEFAULT_RETENTION_BATCH_SIZE),
+          "Run trees one retention batch deletes at most (one short transaction).");
+  public static final ConfigKey RETENTION_PAUSE =
+      add(
+          "retention.pause",
+          ConfigType.DURATION,
+          Durations.format(HousekeepingConfig.DEFAULT_RETENTION_PAUSE),
+          "The pause after a full retention batch, before the next.");
+  public static final ConfigKey RETENTION_INTERVAL =
+      add(
+          "retention.interval",
+          ConfigType.DURATION,
+          Durations.format(HousekeepingConfig.DEFAULT_RETENTION_INTERVAL),
+          "How often retention looks for finished runs past their time once it found none; 0s turns retention off.");
+  public static final ConfigKey ARCHIVE_BATCH_SIZE =
+      add(
+          "archive.batchSize",
+          ConfigType.INTEGER,
+          String.valueOf(HousekeepingConfig.DEFAULT_ARCHIVE_BATCH_SIZE),
+          "Journal entries one archiver batch moves at most from the hot journal to the archive.");
+  public static final ConfigKey ARCHIVE_PAUSE =
+      add(
+          "archive.pause",
+          ConfigType.DURATION,
+          Durations.format(HousekeepingConfig.DEFAULT_ARCHIVE_PAUSE),
+          "The pause after a full archiver batch, before the next.");
+  public static final ConfigKey ARCHIVE_INTERVAL =
+      add(
+          "archive.interval",
+          ConfigType.DURATION,
+          Durations.format(HousekeepingConfig.DEFAULT_ARCHIVE_INTERVAL),
+          "How often the archiver looks for journal entries covered by checkpoints once it found none; 0s turns it off.");
   public static final ConfigKey FLOWS_DIR =
       add(
           "flows.dir",

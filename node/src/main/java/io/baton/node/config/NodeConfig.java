@@ -5,6 +5,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.event.EventsConfig;
 import io.baton.node.auth.OidcSettings;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.retention.HousekeepingConfig;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -26,6 +27,7 @@ public record NodeConfig(
     RecoveryConfig recovery,
     EventsConfig events,
     RebalanceConfig rebalance,
+    HousekeepingConfig housekeeping,
     Path flowsDir,
     String loggingFormat) {
 
@@ -108,8 +110,20 @@ public record NodeConfig(
             EventsConfig.DEFAULT_RETRY_AFTER,
             positiveDuration(settings, ConfigKeys.EVENTS_RETENTION)),
         rebalance(settings),
+        housekeeping(settings),
         settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
         settings.choice(ConfigKeys.LOGGING_FORMAT));
+  }
+
+  private static HousekeepingConfig housekeeping(Settings settings) {
+    return new HousekeepingConfig(
+        positive(settings, ConfigKeys.ARCHIVE_BATCH_SIZE),
+        notNegative(settings, ConfigKeys.ARCHIVE_PAUSE),
+        notNegative(settings, ConfigKeys.ARCHIVE_INTERVAL),
+        positiveDuration(settings, ConfigKeys.RETENTION_FINISHED_RUNS),
+        positive(settings, ConfigKeys.RETENTION_BATCH_SIZE),
+        notNegative(settings, ConfigKeys.RETENTION_PAUSE),
+        notNegative(settings, ConfigKeys.RETENTION_INTERVAL));
   }
 
   private static Auth auth(Settings settings) {

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the embedded store's memory equal to its log. Every change is applied in memory and written
@@ -20,14 +22,46 @@ import java.util.function.Supplier;
  * Thread-safe.
  */
 final class LoggedChanges {
+  private static final Logger logger = LoggerFactory.getLogger(LoggedChanges.class);
+
   private final Stores memory;
   private final MutationLog log;
   private final AtomicLong highestToken;
+  private final long compactAfterBytes;
+  private long lastSnapshotBytes;
 
-  LoggedChanges(Stores memory, MutationLog log, AtomicLong highestToken) {
+  /**
+   * @param compactAfterBytes the log is compacted (rewritten as a snapshot) once it is longer than
+   *     this and more than twice as long as it was after the last compaction
+   */
+  LoggedChanges(Stores memory, MutationLog log, AtomicLong highestToken, long compactAfterBytes) {
     this.memory = memory;
     this.log = log;
     this.highestToken = highestToken;
+    this.compactAfterBytes = compactAfterBytes;
+  }
+
+  /**
+   * Rewrites the log as a snapshot of memory when it has grown enough (see the constructor). A
+   * compaction that fails leaves the old log in use; it is tried again after the next change.
+   */
+  void compactIfGrown() {
+    synchronized (log) {
+      long length = log.length();
+      if (length <= compactAfterBytes || length <= 2 * lastSnapshotBytes) {
+        return;
+      }
+      compact();
+    }
+  }
+
+  /** Rewrites the log as a snapshot of memory, now; returns its new length. */
+  long compact() {
+    synchronized (log) {
+      log.rewrite(Snapshot.of(memory, highestToken.get()));
+      lastSnapshotBytes = log.length();
+      return lastSnapshotBytes;
+    }
   }
 
   /**
@@ -45,7 +79,18 @@ final class LoggedChanges {
         rebuild();
         throw failure;
       }
+      compactQuietly();
       return result;
+    }
+  }
+
+  /** A change is durable whether or not the compaction after it works: that is only reported. */
+  private void compactQuietly() {
+    try {
+      compactIfGrown();
+    } catch (StoreException failure) {
+      logger.warn(
+          "could not compact the embedded store's log; trying again later: {}", failure.toString());
     }
   }
 

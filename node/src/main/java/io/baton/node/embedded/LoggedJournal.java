@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.Checkpoint;
-import io.baton.journal.ExecutionJournal;
 import io.baton.journal.ForwardingJournal;
+import io.baton.journal.memory.InMemoryJournal;
+import io.baton.journal.memory.InMemoryJournal.Archived;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,11 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * the call returns; one that cannot be logged is not kept (see {@link LoggedChanges}). Thread-safe.
  */
 final class LoggedJournal extends ForwardingJournal {
+  private final InMemoryJournal memory;
   private final LoggedChanges changes;
   private final AtomicLong highestToken;
 
-  LoggedJournal(ExecutionJournal delegate, LoggedChanges changes, AtomicLong highestToken) {
+  LoggedJournal(InMemoryJournal delegate, LoggedChanges changes, AtomicLong highestToken) {
     super(delegate);
+    this.memory = delegate;
     this.changes = changes;
     this.highestToken = highestToken;
   }
@@ -56,5 +60,22 @@ final class LoggedJournal extends ForwardingJournal {
     return changes.apply(
         () -> delegate.compact(rootRunId),
         removed -> removed > 0 ? List.of(Records.compact(rootRunId)) : List.of());
+  }
+
+  /**
+   * Archives in memory (the archive is the compacted segment that the log's next snapshot writes)
+   * and logs how far each root was archived, so that a replay of the log archives the same.
+   */
+  @Override
+  public int archiveCovered(int limit) {
+    Map<UUID, Archived> archived =
+        changes.apply(
+            () -> memory.archiveCoveredByRoot(limit),
+            roots -> {
+              List<JsonNode> records = new ArrayList<>();
+              roots.forEach((root, done) -> records.add(Records.archive(root, done.through())));
+              return records;
+            });
+    return archived.values().stream().mapToInt(Archived::moved).sum();
   }
 }

@@ -12,9 +12,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The in-memory metadata store made durable: flows and signals are logged before the call returns
- * (run rows need no log of their own: they are projected again when the journal is replayed); a
- * change that cannot be logged is not kept (see {@link LoggedChanges}). Thread-safe.
+ * The in-memory metadata store made durable: flows, signals and deleted trees are logged before the
+ * call returns (run rows need no log of their own: they are projected again when the journal is
+ * replayed; retention deadlines neither: the retention job gives them again after a restart, from
+ * the same finishes and flows); a change that cannot be logged is not kept (see {@link
+ * LoggedChanges}). Thread-safe.
  */
 final class LoggedMetadataStore extends ForwardingMetadataStore {
   private final LoggedChanges changes;
@@ -49,5 +51,18 @@ final class LoggedMetadataStore extends ForwardingMetadataStore {
           return null;
         },
         done -> List.of(Records.signalsDeleted(List.copyOf(signalIds))));
+  }
+
+  @Override
+  public List<UUID> deleteExpired(Instant now, int limit) {
+    return changes.apply(() -> delegate.deleteExpired(now, limit), Records::treesDeleted);
+  }
+
+  @Override
+  public Discarded discardTree(UUID rootRunId) {
+    return changes.apply(
+        () -> delegate.discardTree(rootRunId),
+        outcome ->
+            outcome == Discarded.DELETED ? Records.treesDeleted(List.of(rootRunId)) : List.of());
   }
 }

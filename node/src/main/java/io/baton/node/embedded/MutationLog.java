@@ -17,6 +17,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.function.Consumer;
@@ -34,16 +35,25 @@ final class MutationLog implements AutoCloseable {
   private static final ObjectMapper MAPPER = JournalCodec.mapper();
   private static final int READ_BUFFER = 1 << 20;
 
+  static final String COMPACTING = FILE + ".compacting";
+
   private final Path path;
-  private final LogFile file;
+  private final LogFile.Opener files;
+  private LogFile file;
   private final FileChannel lockChannel;
   private final FileLock lock;
   private long length;
   private IOException broken;
 
   private MutationLog(
-      Path path, LogFile file, FileChannel lockChannel, FileLock lock, long length) {
+      Path path,
+      LogFile.Opener files,
+      LogFile file,
+      FileChannel lockChannel,
+      FileLock lock,
+      long length) {
     this.path = path;
+    this.files = files;
     this.file = file;
     this.lockChannel = lockChannel;
     this.lock = lock;
@@ -62,6 +72,8 @@ final class MutationLog implements AutoCloseable {
               dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       FileLock lock = tryLock(lockChannel, dir);
       Path path = dir.resolve(FILE);
+      // a compaction that crashed before its rename: the log itself is whole
+      Files.deleteIfExists(dir.resolve(COMPACTING));
       boolean created = !Files.exists(path);
       long valid = created ? 0 : replay(path, apply);
       LogFile file = files.open(path);
@@ -70,7 +82,7 @@ final class MutationLog implements AutoCloseable {
       if (created) {
         syncDirectory(dir);
       }
-      return new MutationLog(path, file, lockChannel, lock, valid);
+      return new MutationLog(path, files, file, lockChannel, lock, valid);
     } catch (IOException e) {
       closeQuietly(lockChannel);
       throw new StoreException(
@@ -198,6 +210,57 @@ final class MutationLog implements AutoCloseable {
       return ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot encode a record of the embedded store", e);
+    }
+  }
+
+  /** The log's length in bytes, up to its last acknowledged line. */
+  synchronized long length() {
+    return length;
+  }
+
+  /**
+   * Replaces the whole log by {@code records} (a snapshot of the store): they are written to a new
+   * file and forced, which then replaces the log in one atomic rename, so a crash at any point
+   * leaves either the old log or the new one, whole. On a failure before the rename the old log
+   * stays in use; after it, the log refuses writes until reopened.
+   */
+  synchronized void rewrite(List<? extends JsonNode> records) {
+    if (broken != null) {
+      return;
+    }
+    Path compacting = path.resolveSibling(COMPACTING);
+    ByteBuffer content = encode(records);
+    long size = content.remaining();
+    try {
+      try (FileChannel out =
+          FileChannel.open(
+              compacting,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.TRUNCATE_EXISTING)) {
+        while (content.hasRemaining()) {
+          out.write(content);
+        }
+        out.force(true);
+      }
+      Files.move(
+          compacting, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException failure) {
+      try {
+        Files.deleteIfExists(compacting);
+      } catch (IOException ignored) {
+        // the next open deletes it
+      }
+      throw new StoreUnavailableException(
+          "cannot compact the embedded store's log " + path + ": " + failure, failure);
+    }
+    try {
+      syncDirectory(path.getParent());
+      file.close();
+      file = files.open(path);
+      length = size;
+    } catch (IOException failure) {
+      broken = failure;
     }
   }
 

@@ -6,10 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.JournalCodec;
+import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.FlowRecord;
+import io.baton.store.Signal;
 import io.baton.store.SignalType;
 import io.baton.store.StoreException;
 import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryMetadataStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -41,6 +44,10 @@ final class Records {
     return record("compact").put("root", root.toString());
   }
 
+  static ObjectNode archive(UUID root, long through) {
+    return record("archive").put("root", root.toString()).put("through", through);
+  }
+
   static ObjectNode flow(FlowRecord flow) {
     ObjectNode record = record("flow");
     record.set("flow", JournalCodec.toTree(flow));
@@ -66,6 +73,35 @@ final class Records {
     return record;
   }
 
+  /** Trees deleted by retention or a discard; none is one record too many. */
+  static List<JsonNode> treesDeleted(List<UUID> roots) {
+    if (roots.isEmpty()) {
+      return List.of();
+    }
+    ObjectNode record = record("treesDeleted");
+    ArrayNode array = record.putArray("roots");
+    roots.forEach(root -> array.add(root.toString()));
+    return List.of(record);
+  }
+
+  /** A waiting signal as a snapshot holds it, with its id. */
+  static ObjectNode signalRestored(Signal signal) {
+    ObjectNode record =
+        record("signalRestored")
+            .put("id", signal.id())
+            .put("root", signal.rootRunId().toString())
+            .put("runId", signal.runId().toString())
+            .put("type", signal.type().name())
+            .put("step", signal.step())
+            .put("at", signal.createdAt().toString());
+    record.set("payload", signal.payload());
+    return record;
+  }
+
+  static ObjectNode counters(long nextSignalId, long highestToken) {
+    return record("counters").put("nextSignalId", nextSignalId).put("highestToken", highestToken);
+  }
+
   static ObjectNode blob(String type, byte[] content) {
     return record("blob")
         .put("type", type)
@@ -89,6 +125,9 @@ final class Records {
                   record.get("token").asLong(),
                   JournalCodec.fromTree(record.get("checkpoint"), Checkpoint.class));
       case "compact" -> stores.journal().compact(uuid(record, "root"));
+      case "archive" ->
+          ((InMemoryJournal) stores.journal())
+              .archiveThrough(uuid(record, "root"), record.get("through").asLong());
       case "flow" ->
           stores.metadata().saveFlow(JournalCodec.fromTree(record.get("flow"), FlowRecord.class));
       case "signal" ->
@@ -104,6 +143,27 @@ final class Records {
         List<Long> ids = new ArrayList<>();
         record.get("ids").forEach(id -> ids.add(id.asLong()));
         stores.metadata().deleteSignals(ids);
+      }
+      case "treesDeleted" -> {
+        List<UUID> roots = new ArrayList<>();
+        record.get("roots").forEach(root -> roots.add(UUID.fromString(root.asText())));
+        ((InMemoryMetadataStore) stores.metadata()).deleteTrees(roots);
+      }
+      case "signalRestored" ->
+          ((InMemoryMetadataStore) stores.metadata())
+              .restoreSignal(
+                  new Signal(
+                      record.get("id").asLong(),
+                      uuid(record, "root"),
+                      uuid(record, "runId"),
+                      SignalType.valueOf(record.get("type").asText()),
+                      record.hasNonNull("step") ? record.get("step").asText() : null,
+                      record.get("payload"),
+                      Instant.parse(record.get("at").asText())));
+      case "counters" -> {
+        ((InMemoryMetadataStore) stores.metadata())
+            .restoreNextSignalId(record.get("nextSignalId").asLong());
+        highestToken.accumulateAndGet(record.get("highestToken").asLong(), Math::max);
       }
       case "heal" -> {
         // an owner hint an older version wrote from a lease holder; rows follow the journal now

@@ -130,7 +130,7 @@ public final class HttpApi implements AutoCloseable {
         new FlowRoutes(node.orchestrator(), node.stores().metadata(), audit),
         new RunRoutes(
             node.orchestrator(), node.stores().metadata(), node.stores().journal(), node.leases()),
-        new RunActionRoutes(node.orchestrator()),
+        new RunActionRoutes(node.orchestrator(), node.discarder()),
         new EventRoutes(node.events()),
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
         new ClusterRoutes(node, builder.version),

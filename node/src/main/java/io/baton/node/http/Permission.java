@@ -16,6 +16,7 @@ public enum Permission implements RouteRole {
   RUNS_CANCEL("runs.cancel"),
   RUNS_RESUME("runs.resume"),
   RUNS_ANSWER("runs.answer"),
+  RUNS_DISCARD("runs.discard"),
   FLOWS_READ("flows.read"),
   FLOWS_WRITE("flows.write"),
   EVENTS_SEND("events.send"),

@@ -66,6 +66,7 @@ public final class RoutePermissions {
           case RUNS_CANCEL -> Permission.RUNS_CANCEL;
           case RUNS_RESUME -> Permission.RUNS_RESUME;
           case RUNS_ANSWER -> Permission.RUNS_ANSWER;
+          case RUNS_DISCARD -> Permission.RUNS_DISCARD;
           case FLOWS_READ -> Permission.FLOWS_READ;
           case FLOWS_WRITE -> Permission.FLOWS_APPLY;
           case EVENTS_SEND -> Permission.EVENTS_EMIT;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.engine.CommandOrigin;
 import io.baton.engine.Orchestrator;
 import io.baton.node.auth.Principal;
+import io.baton.retention.RunDiscarder;
 import io.baton.store.RunRecord;
 import io.baton.store.SignalType;
 import io.javalin.http.Context;
@@ -12,12 +13,13 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code POST /api/runs/{id}/cancel | resume | approve | reject}, each with an optional JSON body
- * ({@code by}, {@code reason}; approve and reject also {@code step} and {@code comment}, which is
- * the reason). With authentication on, who acted is the caller's key, whatever {@code by} says; the
- * command is journaled with who, how and why ({@code CommandApplied}). Answers 200 with the run
- * once its owner applied the command (or after {@link Orchestrator#SIGNAL_WAIT}), 404 for an
- * unknown run and 409 with the reason when the run's status does not allow the command.
+ * {@code POST /api/runs/{id}/cancel | resume | approve | reject} and {@code DELETE /api/runs/{id}}
+ * (discard), each with an optional JSON body ({@code by}, {@code reason}; approve and reject also
+ * {@code step} and {@code comment}, which is the reason). With authentication on, who acted is the
+ * caller's key, whatever {@code by} says; the command is journaled with who, how and why ({@code
+ * CommandApplied}). Answers 200 with the run once its owner applied the command (or after {@link
+ * Orchestrator#SIGNAL_WAIT}), 404 for an unknown run and 409 with the reason when the run's status
+ * does not allow the command.
  */
 final class RunActionRoutes implements Routes {
   static final String DEFAULT_ACTOR = "api";
@@ -25,9 +27,11 @@ final class RunActionRoutes implements Routes {
   private static final List<String> ANSWER_FIELDS = List.of("by", "step", "comment", "reason");
 
   private final Orchestrator orchestrator;
+  private final RunDiscarder discarder;
 
-  RunActionRoutes(Orchestrator orchestrator) {
+  RunActionRoutes(Orchestrator orchestrator, RunDiscarder discarder) {
     this.orchestrator = orchestrator;
+    this.discarder = discarder;
   }
 
   @Override
@@ -56,6 +60,25 @@ final class RunActionRoutes implements Routes {
             "/api/runs/{id}/reject", ctx -> act(ctx, ANSWER_FIELDS, answer(SignalType.REJECT))),
         Permission.RUNS_ANSWER,
         "Reject a run's waiting approval step");
+    routes
+        .delete("/api/runs/{id}", this::discard)
+        .permission(Permission.RUNS_DISCARD, FlowScope.RUN)
+        .summary(
+            "Discard a run that is not live (a recoverable failure, or any finished run): its"
+                + " tree is deleted with its journal at once; who and why go to the audit log")
+        .responds(
+            204, "the run and its tree are deleted",
+            400, "a bad run id or body",
+            404, "no such run",
+            409, "the run is live (pending, running, waiting) or a subflow");
+  }
+
+  private void discard(Context ctx) throws Exception {
+    UUID runId = Requests.runId(ctx);
+    Command command =
+        Command.of(Requests.jsonObject(ctx, REASON_FIELDS), AccessGuard.principal(ctx));
+    ctx.future(
+        () -> discarder.discard(runId, command.origin()).thenAccept(done -> ctx.status(204)));
   }
 
   private static void document(ApiOperation operation, Permission permission, String summary) {

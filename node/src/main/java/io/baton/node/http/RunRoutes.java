@@ -137,7 +137,7 @@ final class RunRoutes implements Routes {
     long after = sequence(ctx.queryParam("after"));
     int limit = JournalLimit.of(ctx.queryParam("limit"));
     RunRecord run = runIndex.findRun(runId).orElseThrow(() -> new RunNotFoundException(runId));
-    List<JournalEntry> page = journal.readFrom(run.rootRunId(), after + 1, limit);
+    List<JournalEntry> page = journal.readHistory(run.rootRunId(), after + 1, limit);
     List<JournalEntryJson> entries = new ArrayList<>();
     for (JournalEntry entry : page) {
       if (run.isRoot() || entry.runId().equals(runId)) {

@@ -267,6 +267,27 @@ public class CliTest extends ApiTestBase {
   }
 
   @Test
+  void discard_deletes_a_recoverable_failure_and_refuses_a_live_run_with_exit_4() {
+    String flow = uniqueName("toggled");
+    applyFlow(TestFlows.toggled(flow, uniqueName("switch")));
+    UUID failed = submitWithCli(flow);
+    awaitStatus(failed, "FAILED");
+    UUID live = submitWithCli(held);
+    await().atMost(TIMEOUT).until(() -> steps.holding(live));
+
+    CliResult discarded = baton("discard", failed.toString(), "--reason", "bad input");
+    CliResult refused = baton("discard", live.toString());
+
+    assertThat(discarded.exitCode()).as("%s", discarded).isZero();
+    assertThat(discarded.out()).isEqualTo("Run " + failed + " discarded" + System.lineSeparator());
+    assertThat(http.get("/api/v1/runs/" + failed).status()).isEqualTo(404);
+    assertThat(refused.exitCode()).as("%s", refused).isEqualTo(ExitCodes.CONFLICT);
+    assertThat(refused.err())
+        .contains("is RUNNING; only a finished or failed run can be discarded");
+    baton("cancel", live.toString());
+  }
+
+  @Test
   void cancel_prints_that_the_run_was_cancelled_and_again_exits_4() {
     UUID runId = submitWithCli(held);
     await().atMost(TIMEOUT).until(() -> steps.holding(runId));
@@ -283,7 +304,7 @@ public class CliTest extends ApiTestBase {
   @Test
   void every_run_command_on_an_unknown_run_exits_3() {
     UUID unknown = UUID.randomUUID();
-    for (String command : List.of("resume", "cancel", "approve", "reject")) {
+    for (String command : List.of("resume", "cancel", "approve", "reject", "discard")) {
       CliResult result = baton(command, unknown.toString());
 
       assertThat(result.exitCode()).as("%s %s", command, result).isEqualTo(ExitCodes.NOT_FOUND);

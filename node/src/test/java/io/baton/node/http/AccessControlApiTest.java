@@ -117,6 +117,7 @@ public class AccessControlApiTest extends ApiTestBase {
     lowest.put("POST /api/runs/{id}/resume", "operator");
     lowest.put("POST /api/runs/{id}/approve", "operator");
     lowest.put("POST /api/runs/{id}/reject", "operator");
+    lowest.put("DELETE /api/runs/{id}", "operator");
     lowest.put("GET /api/recovery/incomplete", "viewer");
     lowest.put("GET /api/cluster", "viewer");
     lowest.put("GET /api/version", "viewer");

@@ -124,6 +124,19 @@ class ApiContractTest extends ApiTestBase {
     steps.switchOn(switchName);
     call("POST", "/api/runs/{id}/resume", "/api/runs/" + failed + "/resume", "{}", 200);
 
+    UUID live = submit(approval, input);
+    awaitApprovalRequested(live, "ask");
+    call("DELETE", "/api/runs/{id}", "/api/runs/" + live, null, 409);
+    call("DELETE", "/api/runs/{id}", "/api/runs/" + approved, "{\"reason\": \"done\"}", 204);
+    call("DELETE", "/api/runs/{id}", "/api/runs/" + approved, null, 404);
+    call("DELETE", "/api/runs/{id}", "/api/runs/nope", null, 400);
+    call("DELETE", "/api/runs/{id}", "/api/runs/" + live, "{\"color\": 1}", 400);
+    call("POST", "/api/runs/{id}/cancel", "/api/runs/" + live + "/cancel", "{}", 200);
+    approved = submit(approval, input);
+    awaitApprovalRequested(approved, "ask");
+    call("POST", "/api/runs/{id}/approve", "/api/runs/" + approved + "/approve", "{}", 200);
+    awaitStatus(approved, "SUCCEEDED");
+
     for (String command : new String[] {"cancel", "resume", "approve", "reject"}) {
       String template = "/api/runs/{id}/" + command;
       call("POST", template, "/api/runs/" + approved + "/" + command, "{}", 409);

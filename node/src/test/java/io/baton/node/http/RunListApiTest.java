@@ -3,8 +3,13 @@ package io.baton.node.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.journal.Checkpoint;
+import io.baton.journal.ExecutionJournal;
+import io.baton.journal.replay.Replay;
+import io.baton.journal.replay.TreeState;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -116,6 +121,42 @@ class RunListApiTest extends ApiTestBase {
     assertThat(seqs).hasSizeGreaterThan(4);
     for (int i = 0; i < seqs.size(); i++) {
       assertThat(seqs.get(i)).isEqualTo(i + 1L);
+    }
+  }
+
+  @Test
+  void the_journal_pages_through_archived_and_hot_entries_as_one_sequence() {
+    String approval = uniqueName("archived");
+    applyFlow(TestFlows.approval(approval));
+    UUID runId = submit(approval, "{\"orderId\": \"o-2\"}");
+    awaitApprovalRequested(runId, "ask");
+    http.post("/api/v1/runs/" + runId + "/approve", "{}");
+    awaitStatus(runId, "SUCCEEDED");
+    List<Long> before = journalSeqs(runId);
+
+    ExecutionJournal journal = node.node().stores().journal();
+    long covered = journal.latestSequence(runId) - 2;
+    TreeState state = Replay.fold(runId, journal.readHistory(runId, 1, (int) covered));
+    journal.checkpoint(
+        runId,
+        journal.currentToken(runId).orElseThrow(),
+        new Checkpoint(covered, state.toSnapshot(), Instant.now()));
+    assertThat(journal.compact(runId)).isEqualTo((int) covered);
+    assertThat(journal.readFrom(runId, 1, 100)).hasSize(2);
+
+    assertThat(journalSeqs(runId)).isEqualTo(before);
+  }
+
+  private List<Long> journalSeqs(UUID runId) {
+    List<Long> seqs = new ArrayList<>();
+    long after = 0;
+    while (true) {
+      JsonNode page = http.get("/api/v1/runs/" + runId + "/journal?limit=2&after=" + after).json();
+      page.get("entries").forEach(entry -> seqs.add(entry.get("seq").asLong()));
+      if (page.get("next").isNull()) {
+        return seqs;
+      }
+      after = page.get("next").asLong();
     }
   }
 }

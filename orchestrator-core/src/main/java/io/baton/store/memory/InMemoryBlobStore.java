@@ -4,6 +4,7 @@ import io.baton.store.Blob;
 import io.baton.store.BlobStore;
 import io.baton.store.BlobTooLargeException;
 import io.baton.store.Hashing;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -46,5 +47,10 @@ public final class InMemoryBlobStore implements BlobStore {
    */
   public void remove(String hash) {
     blobs.remove(hash);
+  }
+
+  /** Every blob (a snapshot for a store kept durable by a log of its own). */
+  public List<Blob> all() {
+    return List.copyOf(blobs.values());
   }
 }

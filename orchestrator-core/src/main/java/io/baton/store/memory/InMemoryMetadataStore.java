@@ -6,6 +6,7 @@ import io.baton.journal.AppendRequest;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunCreated;
 import io.baton.journal.RunStatus;
+import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.DuplicateIdempotencyKeyException;
 import io.baton.store.FlowRecord;
 import io.baton.store.JsonContainment;
@@ -35,6 +36,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A {@link MetadataStore} in memory whose run rows are projected by its {@link
@@ -46,8 +48,20 @@ public final class InMemoryMetadataStore implements MetadataStore {
   private final List<FlowRecord> flows = new ArrayList<>();
   private final TreeMap<Long, Signal> signals = new TreeMap<>();
   private long nextSignalId = 1;
+  private final Map<UUID, Deadline> deadlines = new HashMap<>();
+  private InMemoryJournal journal;
+  private InMemoryBlobStore blobs;
 
   InMemoryMetadataStore() {}
+
+  /**
+   * The journal whose roots retention deletes with their rows, and the blob store whose
+   * unreferenced blobs go with them (the stores {@link InMemoryStores} creates together).
+   */
+  void attach(InMemoryJournal journal, InMemoryBlobStore blobs) {
+    this.journal = journal;
+    this.blobs = blobs;
+  }
 
   // --- projection, called by the journal under its lock --------------------------------------
 
@@ -133,6 +147,35 @@ public final class InMemoryMetadataStore implements MetadataStore {
     flows.clear();
     signals.clear();
     nextSignalId = 1;
+    deadlines.clear();
+  }
+
+  // --- snapshots, for a store kept durable by a log of its own --------------------------------
+
+  /** Every flow version in the order it was saved. */
+  public synchronized List<FlowRecord> allFlows() {
+    return List.copyOf(flows);
+  }
+
+  /** Every waiting signal, oldest first, with its id. */
+  public synchronized List<Signal> allSignals() {
+    return List.copyOf(signals.values());
+  }
+
+  /** The id the next signal gets. */
+  public synchronized long nextSignalId() {
+    return nextSignalId;
+  }
+
+  /** Puts a signal back with its id (ids are never reused: the next id stays above it). */
+  public synchronized void restoreSignal(Signal signal) {
+    signals.put(signal.id(), signal);
+    nextSignalId = Math.max(nextSignalId, signal.id() + 1);
+  }
+
+  /** Makes the next signal's id at least {@code next}. */
+  public synchronized void restoreNextSignalId(long next) {
+    nextSignalId = Math.max(nextSignalId, next);
   }
 
   // --- flows ---------------------------------------------------------------------------------
@@ -369,5 +412,112 @@ public final class InMemoryMetadataStore implements MetadataStore {
   @Override
   public void ping() {
     // memory always answers
+  }
+
+  // --- retention -----------------------------------------------------------------------------
+
+  private static boolean finished(RunRecord run) {
+    return run.isRoot()
+        && run.status().isTerminal()
+        && !(run.status() == RunStatus.FAILED && run.recoverable());
+  }
+
+  private boolean hasDeadline(RunRecord root) {
+    Deadline deadline = deadlines.get(root.runId());
+    return deadline != null && deadline.finishedAt().equals(root.updatedAt());
+  }
+
+  @Override
+  public synchronized List<FinishedTree> finishedWithoutDeadline(int limit) {
+    return runs.values().stream()
+        .filter(run -> finished(run) && !hasDeadline(run))
+        .sorted(Comparator.comparing(RunRecord::updatedAt))
+        .limit(limit)
+        .map(run -> new FinishedTree(run.runId(), run.flowName(), run.flowHash(), run.updatedAt()))
+        .toList();
+  }
+
+  @Override
+  public synchronized void setDeadlines(Collection<Deadline> given) {
+    for (Deadline deadline : given) {
+      RunRecord root = runs.get(deadline.rootRunId());
+      if (root != null && finished(root) && root.updatedAt().equals(deadline.finishedAt())) {
+        deadlines.put(root.runId(), deadline);
+      }
+    }
+  }
+
+  @Override
+  public List<UUID> deleteExpired(Instant now, int limit) {
+    return forget(() -> removeTrees(expired(now, limit)));
+  }
+
+  private synchronized List<UUID> expired(Instant now, int limit) {
+    return runs.values().stream()
+        .filter(run -> finished(run) && hasDeadline(run))
+        .filter(run -> !deadlines.get(run.runId()).deleteAt().isAfter(now))
+        .sorted(Comparator.comparing(run -> deadlines.get(run.runId()).deleteAt()))
+        .limit(limit)
+        .map(RunRecord::runId)
+        .toList();
+  }
+
+  @Override
+  public Discarded discardTree(UUID rootRunId) {
+    Discarded[] outcome = {Discarded.ABSENT};
+    forget(
+        () -> {
+          synchronized (this) {
+            RunRecord root = runs.get(rootRunId);
+            if (root == null || !root.isRoot()) {
+              return List.of();
+            }
+            if (!root.status().isTerminal()) {
+              outcome[0] = Discarded.LIVE;
+              return List.of();
+            }
+            outcome[0] = Discarded.DELETED;
+            return removeTrees(List.of(rootRunId));
+          }
+        });
+    return outcome[0];
+  }
+
+  /**
+   * Deletes trees whatever their state (the embedded store replays a logged deletion with it); the
+   * journal's lock is taken first, as for every append.
+   */
+  public void deleteTrees(Collection<UUID> rootRunIds) {
+    forget(() -> removeTrees(List.copyOf(rootRunIds)));
+  }
+
+  private List<UUID> forget(Supplier<List<UUID>> decide) {
+    return journal == null ? decide.get() : journal.forget(decide);
+  }
+
+  /** Removes the trees' rows, signals and deadlines, then the blobs nothing references. */
+  private synchronized List<UUID> removeTrees(List<UUID> roots) {
+    Set<UUID> doomed = new HashSet<>(roots);
+    Set<String> hashes = new HashSet<>();
+    runs.values()
+        .removeIf(
+            run -> {
+              if (!doomed.contains(run.rootRunId())) {
+                return false;
+              }
+              hashes.add(run.flowHash());
+              if (run.idempotencyKey() != null) {
+                idempotencyKeys.remove(run.idempotencyKey());
+              }
+              return true;
+            });
+    signals.values().removeIf(signal -> doomed.contains(signal.rootRunId()));
+    roots.forEach(deadlines::remove);
+    if (blobs != null) {
+      flows.forEach(flow -> hashes.remove(flow.hash()));
+      runs.values().forEach(run -> hashes.remove(run.flowHash()));
+      hashes.forEach(blobs::remove);
+    }
+    return roots;
   }
 }

@@ -15,12 +15,8 @@ public final class InMemoryStores {
     InMemoryMetadataStore metadata = new InMemoryMetadataStore();
     InMemoryEventStore events = new InMemoryEventStore();
     ProjectingInMemoryJournal journal = new ProjectingInMemoryJournal(metadata, events);
-    return new Stores(
-        journal,
-        metadata,
-        new InMemoryBlobStore(maxBlobBytes),
-        events,
-        new InMemoryAccessStore(),
-        null);
+    InMemoryBlobStore blobs = new InMemoryBlobStore(maxBlobBytes);
+    metadata.attach(journal, blobs);
+    return new Stores(journal, metadata, blobs, events, new InMemoryAccessStore(), null);
   }
 }

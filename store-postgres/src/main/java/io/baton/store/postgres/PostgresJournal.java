@@ -9,6 +9,7 @@ import io.baton.journal.JournalCodec;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.UnknownRootException;
 import io.baton.store.postgres.internal.Database;
+import io.baton.store.postgres.internal.JournalArchive;
 import io.baton.store.postgres.internal.JournalWriter;
 import io.baton.store.postgres.internal.Sql;
 import java.util.ArrayList;
@@ -31,10 +32,12 @@ import java.util.UUID;
 public final class PostgresJournal implements ExecutionJournal {
   private final Database database;
   private final JournalWriter writer;
+  private final JournalArchive archive;
 
   PostgresJournal(Database database) {
     this.database = database;
     this.writer = new JournalWriter(database);
+    this.archive = new JournalArchive(database);
   }
 
   @Override
@@ -227,17 +230,18 @@ public final class PostgresJournal implements ExecutionJournal {
   }
 
   @Override
+  public List<JournalEntry> readHistory(UUID rootRunId, long fromSeq, int limit) {
+    return archive.readHistory(rootRunId, fromSeq, limit);
+  }
+
+  @Override
   public int compact(UUID rootRunId) {
-    return database.inTransaction(
-        "compact the journal of run " + rootRunId,
-        handle ->
-            handle
-                .createUpdate(
-                    "DELETE FROM journal j USING journal_checkpoints c"
-                        + " WHERE c.root_run_id = :root AND j.root_run_id = :root"
-                        + " AND j.seq <= c.seq")
-                .bind("root", rootRunId)
-                .execute());
+    return archive.compact(rootRunId);
+  }
+
+  @Override
+  public int archiveCovered(int limit) {
+    return archive.archiveCovered(limit);
   }
 
   @Override

@@ -17,6 +17,7 @@ import io.baton.store.postgres.internal.RunListing;
 import io.baton.store.postgres.internal.RunRows;
 import io.baton.store.postgres.internal.RunSignals;
 import io.baton.store.postgres.internal.Sql;
+import io.baton.store.postgres.internal.TreeRetention;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,9 +42,11 @@ public final class PostgresMetadataStore implements MetadataStore {
   private final FlowVersions flows;
   private final RunSignals signals;
   private final RunListing listing;
+  private final TreeRetention retention;
 
   PostgresMetadataStore(Database database) {
     this.database = database;
+    this.retention = new TreeRetention(database);
     this.flows = new FlowVersions(database);
     this.signals = new RunSignals(database);
     this.listing = new RunListing(database);
@@ -329,5 +332,27 @@ public final class PostgresMetadataStore implements MetadataStore {
   @Override
   public void ping() {
     database.once("ping", handle -> handle.createQuery("SELECT 1").mapTo(Integer.class).one());
+  }
+
+  // --- retention -----------------------------------------------------------------------------
+
+  @Override
+  public List<FinishedTree> finishedWithoutDeadline(int limit) {
+    return retention.finishedWithoutDeadline(limit);
+  }
+
+  @Override
+  public void setDeadlines(Collection<Deadline> deadlines) {
+    retention.setDeadlines(deadlines);
+  }
+
+  @Override
+  public List<UUID> deleteExpired(Instant now, int limit) {
+    return retention.deleteExpired(now, limit);
+  }
+
+  @Override
+  public Discarded discardTree(UUID rootRunId) {
+    return retention.discardTree(rootRunId);
   }
 }

@@ -105,8 +105,8 @@ public final class TestDatabase implements AutoCloseable {
     try (Connection connection = connect();
         Statement statement = connection.createStatement()) {
       statement.execute(
-          "TRUNCATE journal, journal_checkpoints, runs, flows, blobs, run_signals, events,"
-              + " event_outbox, api_keys, audit_log RESTART IDENTITY");
+          "TRUNCATE journal, journal_archive, journal_checkpoints, runs, flows, blobs,"
+              + " run_signals, events, event_outbox, api_keys, audit_log RESTART IDENTITY");
     } catch (SQLException e) {
       throw new IllegalStateException("cannot empty test database " + name, e);
     }
