@@ -130,6 +130,7 @@ final class Announcements {
     RunState root = state.root();
     List<ClaimRecord> claims = state.claims();
     return new RunEvent.TreeTrace(
+        root == null ? "?" : root.flowName(),
         root == null ? null : root.traceparent(),
         claims.isEmpty() ? null : claims.get(claims.size() - 1),
         claims.size() < 2 ? null : claims.get(claims.size() - 2));

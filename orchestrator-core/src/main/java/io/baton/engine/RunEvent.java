@@ -18,12 +18,14 @@ public sealed interface RunEvent {
    * What a tracer needs to know of the run's tree when the event is journaled (not part of the
    * event stream's JSON).
    *
+   * @param rootFlow the flow of the tree's root run
    * @param traceparent the caller's trace context the tree continues, or null
    * @param owner the claim under which the tree runs here now, or null when none is journaled
    * @param previousOwner the claim before it, or null
    */
-  record TreeTrace(String traceparent, ClaimRecord owner, ClaimRecord previousOwner) {
-    public static final TreeTrace NONE = new TreeTrace(null, null, null);
+  record TreeTrace(
+      String rootFlow, String traceparent, ClaimRecord owner, ClaimRecord previousOwner) {
+    public static final TreeTrace NONE = new TreeTrace("?", null, null, null);
   }
 
   /** A run's status changed. */
