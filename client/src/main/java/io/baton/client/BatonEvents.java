@@ -23,12 +23,20 @@ import java.util.Objects;
 public final class BatonEvents {
   private static final String TABLE = "event_outbox";
   private final String insert;
+  private final String tracedInsert;
 
   private BatonEvents(String table) {
     this.insert =
         "INSERT INTO "
             + table
             + " (source, id, type, event_time, data) VALUES (?, ?, ?, ?, CAST(? AS jsonb))";
+    // Only traced events name the traceparent column (schema version 8), so an application that
+    // sends none keeps working against an older Baton schema.
+    this.tracedInsert =
+        "INSERT INTO "
+            + table
+            + " (source, id, type, event_time, data, traceparent)"
+            + " VALUES (?, ?, ?, ?, CAST(? AS jsonb), ?)";
   }
 
   /** Enqueues into {@code event_outbox} on the connection's search path. */
@@ -63,7 +71,9 @@ public final class BatonEvents {
    * @throws SQLException what the driver threw; the caller's transaction decides what happens next
    */
   public void enqueueAll(Connection connection, List<BatonEvent> events) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(insert)) {
+    boolean traced = events.stream().anyMatch(e -> e.traceparent() != null);
+    try (PreparedStatement statement =
+        connection.prepareStatement(traced ? tracedInsert : insert)) {
       for (BatonEvent event : events) {
         statement.setString(1, event.source());
         statement.setString(2, event.id());
@@ -74,6 +84,9 @@ public final class BatonEvents {
           statement.setObject(4, event.time().atOffset(ZoneOffset.UTC));
         }
         statement.setString(5, event.dataJson() == null ? "null" : event.dataJson());
+        if (traced) {
+          statement.setString(6, event.traceparent());
+        }
         statement.addBatch();
       }
       statement.executeBatch();

@@ -78,7 +78,15 @@ public abstract class ExecutionJournalComplianceSuite {
     List<JournalEntry> entries =
         List.of(
             root.rootEntry(
-                new RunCreated("ship", "h1", rich, null, null, "key-1", json("kind", "order"))),
+                new RunCreated(
+                    "ship",
+                    "h1",
+                    rich,
+                    null,
+                    null,
+                    "key-1",
+                    json("kind", "order"),
+                    "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")),
             root.claimed("node-a", 3),
             root.rootEntry(RunStatusChanged.to(RunStatus.PENDING, RunStatus.RUNNING, "claimed")),
             root.rootEntry(new StepFailed("reserve", 1, "http_5xx", "boom", true, due, due)),

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class JournalCodecTest {
   private static final UUID ROOT = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+  private static final String TRACEPARENT =
+      "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
   private static final Instant AT = Instant.parse("2026-01-02T03:04:05.123456Z");
 
   @Test
@@ -18,6 +20,7 @@ class JournalCodecTest {
     List<JournalEvent> events =
         List.of(
             new RunCreated("f", "h", json("a", 1), ROOT, "call", "k", json("e", 2)),
+            new RunCreated("f", "h", null, null, null, null, null, TRACEPARENT),
             new StepStarted("s", 2),
             new StepCompleted("s", 2, json("o", List.of(1, 2)), AT),
             new StepCompleted(
@@ -65,5 +68,20 @@ class JournalCodecTest {
   void instants_are_written_as_iso_strings_in_utc() {
     String json = JournalCodec.encode(new StepCompleted("s", 1, null, AT));
     assertThat(json).contains("\"startedAt\":\"2026-01-02T03:04:05.123456Z\"");
+  }
+
+  @Test
+  void a_run_created_without_a_traceparent_is_encoded_as_before_and_old_entries_still_decode() {
+    String encoded = JournalCodec.encode(RunCreated.root("f", "h", json("a", 1)));
+    assertThat(encoded).doesNotContain("traceparent");
+
+    String older = "{\"type\":\"RunCreated\",\"flowName\":\"f\",\"flowHash\":\"h\"}";
+    RunCreated decoded = (RunCreated) JournalCodec.decode(older, ROOT, 1);
+    assertThat(decoded.traceparent()).isNull();
+    assertThat(decoded.flowName()).isEqualTo("f");
+
+    String traced =
+        JournalCodec.encode(new RunCreated("f", "h", null, null, null, null, null, TRACEPARENT));
+    assertThat(traced).contains("\"traceparent\":\"" + TRACEPARENT + "\"");
   }
 }

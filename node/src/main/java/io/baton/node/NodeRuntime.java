@@ -102,6 +102,7 @@ public final class NodeRuntime implements AutoCloseable {
     tracing.ifPresent(
         t -> {
           node.engine().addListener(t.tracer());
+          node.engine().traceAllRuns(true);
           log.info("node {} sends traces to {}", config.nodeId(), t.endpoint());
         });
   }

@@ -10,9 +10,11 @@ import io.baton.journal.RunWaiting;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
 import io.baton.journal.WaitReason;
+import io.baton.journal.replay.ClaimRecord;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 /** Turns journaled entries into run events and metrics, once they are durable. */
@@ -44,9 +46,9 @@ final class Announcements {
     if (entry.event() instanceof RunCreated created) {
       metrics.runStarted(created.flowName());
     } else if (entry.event() instanceof RunStatusChanged changed) {
-      statusChanged(rootId, run, changed.to(), changed.reason(), entry);
+      statusChanged(rootId, state, run, changed.to(), changed.reason(), entry);
     } else if (entry.event() instanceof RunCompleted done) {
-      statusChanged(rootId, run, done.status(), run.statusReason(), entry);
+      statusChanged(rootId, state, run, done.status(), run.statusReason(), entry);
     } else if (entry.event() instanceof StepCompleted completed && completed.startedAt() != null) {
       String capability = capabilities.capability(run, completed.step());
       metrics.stepCompleted(
@@ -64,7 +66,8 @@ final class Announcements {
               true,
               null,
               completed.startedAt(),
-              entry.timestamp()));
+              entry.timestamp(),
+              trace(state)));
     } else if (entry.event() instanceof StepFailed failed) {
       String capability = capabilities.capability(run, failed.step());
       metrics.stepFailed(run.flowName(), capability, failed.errorCode());
@@ -80,7 +83,8 @@ final class Announcements {
                 false,
                 failed.errorCode(),
                 failed.startedAt(),
-                entry.timestamp()));
+                entry.timestamp(),
+                trace(state)));
       }
     } else if (entry.event() instanceof RunWaiting waiting
         && waiting.reason() == WaitReason.APPROVAL) {
@@ -96,17 +100,39 @@ final class Announcements {
               claimed.previousNode(),
               claimed.reason(),
               claimed.token(),
-              entry.timestamp()));
+              entry.timestamp(),
+              trace(state)));
     }
   }
 
   private void statusChanged(
-      UUID rootId, RunState run, RunStatus status, String reason, JournalEntry entry) {
+      UUID rootId,
+      TreeState state,
+      RunState run,
+      RunStatus status,
+      String reason,
+      JournalEntry entry) {
     if (status.isTerminal()) {
       metrics.runFinished(run.flowName(), status);
     }
     events.emit(
         new RunEvent.StatusChanged(
-            entry.runId(), rootId, run.flowName(), status, reason, entry.timestamp()));
+            entry.runId(),
+            rootId,
+            run.flowName(),
+            status,
+            reason,
+            entry.timestamp(),
+            trace(state)));
+  }
+
+  private static RunEvent.TreeTrace trace(TreeState state) {
+    RunState root = state.root();
+    List<ClaimRecord> claims = state.claims();
+    return new RunEvent.TreeTrace(
+        root == null ? "?" : root.flowName(),
+        root == null ? null : root.traceparent(),
+        claims.isEmpty() ? null : claims.get(claims.size() - 1),
+        claims.size() < 2 ? null : claims.get(claims.size() - 2));
   }
 }

@@ -61,6 +61,7 @@ public final class Engine {
   private final Map<UUID, Long> movedInAt = new ConcurrentHashMap<>();
 
   private volatile boolean suspended;
+  private volatile boolean traceAllRuns;
 
   /** The engine's loop as its collaborators see it. */
   private final TreeLoop treeLoop =
@@ -115,7 +116,15 @@ public final class Engine {
             receipts);
     StepInvoker invoker =
         new StepInvoker(
-            config.nodeId(), scheduler, io, capabilities, flows, random, treeLoop, this::mayInvoke);
+            config.nodeId(),
+            scheduler,
+            io,
+            capabilities,
+            flows,
+            random,
+            treeLoop,
+            this::mayInvoke,
+            () -> traceAllRuns);
     this.driver =
         new TreeDriver(
             scheduler,
@@ -261,6 +270,15 @@ public final class Engine {
 
   public void removeListener(RunEventListener listener) {
     events.remove(listener);
+  }
+
+  /**
+   * Whether step attempts of runs that continue no caller's trace carry a {@code traceparent} (of
+   * the run tree's own trace) too; set when this node exports traces. Runs submitted with a
+   * traceparent always propagate it.
+   */
+  public void traceAllRuns(boolean traced) {
+    this.traceAllRuns = traced;
   }
 
   /**

@@ -96,6 +96,20 @@ public final class Orchestrator {
     return commands.submitAsync(flowName, input, idempotencyKey, trigger, origin);
   }
 
+  /**
+   * Submits, journals who submitted it and continues the caller's trace ({@code traceparent}, a
+   * valid W3C header value, or null); see {@link RunCommands#submitAsync}.
+   */
+  public CompletableFuture<SubmitResult> submitAsync(
+      String flowName,
+      JsonNode input,
+      String idempotencyKey,
+      JsonNode trigger,
+      CommandOrigin origin,
+      String traceparent) {
+    return commands.submitAsync(flowName, input, idempotencyKey, trigger, origin, traceparent);
+  }
+
   // --- reads ---------------------------------------------------------------------------------
 
   /**

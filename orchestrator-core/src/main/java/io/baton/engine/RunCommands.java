@@ -102,6 +102,22 @@ public final class RunCommands {
       String idempotencyKey,
       JsonNode trigger,
       CommandOrigin origin) {
+    return submitAsync(flowName, input, idempotencyKey, trigger, origin, null);
+  }
+
+  /**
+   * Submits a run as {@link #submitAsync(String, JsonNode, String, JsonNode, CommandOrigin)} does;
+   * with a {@code traceparent} (a valid W3C header value, see {@link io.baton.trace.TraceParent}),
+   * the run continues the caller's trace: it is journaled with the run, so every node that executes
+   * the run, before and after a failover, puts its spans in that trace.
+   */
+  public CompletableFuture<SubmitResult> submitAsync(
+      String flowName,
+      JsonNode input,
+      String idempotencyKey,
+      JsonNode trigger,
+      CommandOrigin origin,
+      String traceparent) {
     return engine
         .io()
         .call(
@@ -121,7 +137,7 @@ public final class RunCommands {
             lookup ->
                 lookup.existing() != null
                     ? CompletableFuture.completedFuture(new SubmitResult(lookup.existing(), false))
-                    : create(lookup.flow(), input, idempotencyKey, trigger, origin));
+                    : create(lookup.flow(), input, idempotencyKey, trigger, origin, traceparent));
   }
 
   private record Lookup(Flow flow, RunRecord existing) {}
@@ -134,14 +150,26 @@ public final class RunCommands {
    */
   public CompletableFuture<SubmitResult> submitNewAsync(
       Flow flow, JsonNode input, String idempotencyKey, JsonNode trigger) {
+    return submitNewAsync(flow, input, idempotencyKey, trigger, null);
+  }
+
+  /** As {@link #submitNewAsync(Flow, JsonNode, String, JsonNode)}, continuing a caller's trace. */
+  public CompletableFuture<SubmitResult> submitNewAsync(
+      Flow flow, JsonNode input, String idempotencyKey, JsonNode trigger, String traceparent) {
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
-    return create(flow, input, idempotencyKey, trigger, null);
+    return create(flow, input, idempotencyKey, trigger, null, traceparent);
   }
 
   private CompletableFuture<SubmitResult> create(
-      Flow flow, JsonNode input, String key, JsonNode trigger, CommandOrigin origin) {
+      Flow flow,
+      JsonNode input,
+      String key,
+      JsonNode trigger,
+      CommandOrigin origin,
+      String traceparent) {
     UUID runId = ids.get();
-    RunCreated created = new RunCreated(flow.name(), flow.hash(), input, null, null, key, trigger);
+    RunCreated created =
+        new RunCreated(flow.name(), flow.hash(), input, null, null, key, trigger, traceparent);
     List<PendingEvent> creation = new ArrayList<>();
     creation.add(new PendingEvent(runId, created, null));
     if (origin != null) {

@@ -1,8 +1,10 @@
 package io.baton.engine;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.RunStatus;
+import io.baton.journal.replay.ClaimRecord;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -12,9 +14,29 @@ public sealed interface RunEvent {
 
   Instant at();
 
+  /**
+   * What a tracer needs to know of the run's tree when the event is journaled (not part of the
+   * event stream's JSON).
+   *
+   * @param rootFlow the flow of the tree's root run
+   * @param traceparent the caller's trace context the tree continues, or null
+   * @param owner the claim under which the tree runs here now, or null when none is journaled
+   * @param previousOwner the claim before it, or null
+   */
+  record TreeTrace(
+      String rootFlow, String traceparent, ClaimRecord owner, ClaimRecord previousOwner) {
+    public static final TreeTrace NONE = new TreeTrace("?", null, null, null);
+  }
+
   /** A run's status changed. */
   record StatusChanged(
-      UUID runId, UUID rootRunId, String flow, RunStatus status, String reason, Instant at)
+      UUID runId,
+      UUID rootRunId,
+      String flow,
+      RunStatus status,
+      String reason,
+      Instant at,
+      @JsonIgnore TreeTrace trace)
       implements RunEvent {}
 
   /** A step waits for a person's approval (emitted again by startup recovery for parked runs). */
@@ -37,11 +59,18 @@ public sealed interface RunEvent {
       boolean succeeded,
       String errorCode,
       Instant startedAt,
-      Instant at)
+      Instant at,
+      @JsonIgnore TreeTrace trace)
       implements RunEvent {}
 
   /** A node took ownership of a run tree. */
   record Claimed(
-      UUID runId, String node, String previousNode, ClaimReason reason, long token, Instant at)
+      UUID runId,
+      String node,
+      String previousNode,
+      ClaimReason reason,
+      long token,
+      Instant at,
+      @JsonIgnore TreeTrace trace)
       implements RunEvent {}
 }

@@ -25,6 +25,7 @@ import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
 import io.baton.time.Futures;
 import io.baton.time.Scheduler;
+import io.baton.trace.TraceIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
@@ -53,10 +54,13 @@ final class StepInvoker {
   private final RandomGenerator random;
   private final TreeLoop loop;
   private final BooleanSupplier mayInvoke;
+  private final BooleanSupplier traceAllRuns;
 
   /**
    * @param mayInvoke whether an attempt whose start is journaled may be invoked now (not while the
    *     node is suspended)
+   * @param traceAllRuns whether attempts of runs no caller traced carry a traceparent too (the node
+   *     exports traces)
    */
   StepInvoker(
       String nodeId,
@@ -66,7 +70,8 @@ final class StepInvoker {
       FlowRegistry flows,
       RandomGenerator random,
       TreeLoop loop,
-      BooleanSupplier mayInvoke) {
+      BooleanSupplier mayInvoke,
+      BooleanSupplier traceAllRuns) {
     this.nodeId = nodeId;
     this.scheduler = scheduler;
     this.io = io;
@@ -75,6 +80,7 @@ final class StepInvoker {
     this.random = random;
     this.loop = loop;
     this.mayInvoke = mayInvoke;
+    this.traceAllRuns = traceAllRuns;
   }
 
   /**
@@ -159,7 +165,8 @@ final class StepInvoker {
             deadline,
             running.cancellation,
             Invocation.idempotencyKey(running.key.runId(), step.name()),
-            scheduler.clock());
+            scheduler.clock(),
+            traceparent(tree, running));
     invoke(capability, invocation, tree.rootId)
         .whenComplete(
             (outcome, failure) ->
@@ -172,6 +179,23 @@ final class StepInvoker {
                                 ? outcome
                                 : StepOutcome.failed(
                                     ErrorCodes.INTERNAL, "capability failed: " + failure, true))));
+  }
+
+  /**
+   * What the attempt's outgoing calls carry: for a run that continues a caller's trace always, for
+   * others while this node traces runs; the parent is the attempt's span, whose id every node
+   * derives the same way ({@link TraceIds#stepSpanId}) because its span is only made once the
+   * outcome is journaled.
+   */
+  private String traceparent(ActiveTree tree, Attempt attempt) {
+    RunState root = tree.state.root();
+    String caller = root == null ? null : root.traceparent();
+    if (caller == null && !traceAllRuns.getAsBoolean()) {
+      return null;
+    }
+    return TraceIds.ofAttempt(
+            tree.rootId, caller, attempt.key.runId(), attempt.key.step(), attempt.number)
+        .toString();
   }
 
   /**

@@ -13,6 +13,7 @@ import io.baton.store.FlowRecord;
 import io.baton.store.RunIndex;
 import io.baton.store.StoredEvent;
 import io.baton.time.Scheduler;
+import io.baton.trace.TraceParent;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -228,6 +229,23 @@ public final class EventTriggers {
     return matches;
   }
 
+  /**
+   * The event's trace context for the runs it starts; one that does not parse (an application
+   * enqueued it unchecked) starts them untraced rather than not at all.
+   */
+  private static String traceparent(CloudEvent event) {
+    try {
+      return TraceParent.parse(event.traceparent()).map(TraceParent::toString).orElse(null);
+    } catch (IllegalArgumentException invalid) {
+      log.warn(
+          "event {}/{}: {}; its runs are not traced",
+          event.source(),
+          event.id(),
+          invalid.getMessage());
+      return null;
+    }
+  }
+
   private CompletableFuture<List<TriggeredRun>> startAll(StoredEvent stored, List<Match> matches) {
     CloudEvent event = stored.event();
     List<CompletableFuture<TriggeredRun>> started = new ArrayList<>();
@@ -238,7 +256,8 @@ public final class EventTriggers {
                   match.flow(),
                   event.data(),
                   idempotencyKey(match.flow().name(), match.key()),
-                  event.toJson())
+                  event.toJson(),
+                  traceparent(event))
               .thenApply(
                   result ->
                       new TriggeredRun(

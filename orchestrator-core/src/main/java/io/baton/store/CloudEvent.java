@@ -16,9 +16,17 @@ import java.util.Objects;
  *
  * @param time when the event happened, as its producer says (kept to the microsecond), or null
  * @param data the payload, JSON null when there is none
+ * @param traceparent the distributed-tracing extension attribute: the W3C trace context the event
+ *     was made in, which the runs it triggers continue; null when it has none
  */
-public record CloudEvent(String id, String source, String type, Instant time, JsonNode data) {
+public record CloudEvent(
+    String id, String source, String type, Instant time, JsonNode data, String traceparent) {
   public static final String SPEC_VERSION = "1.0";
+
+  /** An event without a trace context. */
+  public CloudEvent(String id, String source, String type, Instant time, JsonNode data) {
+    this(id, source, type, time, data, null);
+  }
 
   public CloudEvent {
     requireText(id, "id");
@@ -49,7 +57,8 @@ public record CloudEvent(String id, String source, String type, Instant time, Js
           json.path("source").asText(""),
           json.path("type").asText(""),
           time.isTextual() ? Instant.parse(time.textValue()) : null,
-          json.get("data"));
+          json.get("data"),
+          json.path("traceparent").isTextual() ? json.get("traceparent").textValue() : null);
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException("not an ISO-8601 time: " + time, e);
     }
@@ -66,6 +75,9 @@ public record CloudEvent(String id, String source, String type, Instant time, Js
       json.put("time", time.toString());
     }
     json.set("data", data);
+    if (traceparent != null) {
+      json.put("traceparent", traceparent);
+    }
     return json;
   }
 }

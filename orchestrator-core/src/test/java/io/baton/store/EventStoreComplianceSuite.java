@@ -102,6 +102,22 @@ public abstract class EventStoreComplianceSuite {
   }
 
   @Test
+  void a_traceparent_is_kept_when_recorded_and_through_the_outbox() {
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    CloudEvent direct = new CloudEvent("t-1", "shop", "traced", T0, null, traceparent);
+    CloudEvent queued = new CloudEvent("t-2", "shop", "traced", T0, null, traceparent);
+    events.record(direct, T0);
+    events.addToOutbox(List.of(queued), T0);
+
+    assertThat(events.find("shop", "t-1").orElseThrow().event().traceparent())
+        .isEqualTo(traceparent);
+    assertThat(events.drainOutbox(10, T0))
+        .extracting(stored -> stored.event().traceparent())
+        .containsExactly(traceparent);
+    assertThat(events.find("shop", "t-2").orElseThrow().event()).isEqualTo(queued);
+  }
+
+  @Test
   void filters_select_by_type_pattern_time_of_receipt_and_id_in_order_of_receipt() {
     CloudEvent created = event("s", "1", "order.created", "{}");
     CloudEvent paid = event("s", "2", "order.paid", "{}");

@@ -67,6 +67,7 @@ final class EntryFolder {
     run.flowHash = created.flowHash();
     run.input = created.input();
     run.trigger = created.trigger();
+    run.traceparent = created.traceparent();
     run.idempotencyKey = created.idempotencyKey();
     run.createdAt = entry.timestamp();
     run.updatedAt = entry.timestamp();

@@ -25,6 +25,7 @@ public final class RunState {
   String flowHash;
   JsonNode input;
   JsonNode trigger;
+  String traceparent;
   String idempotencyKey;
   RunStatus status = RunStatus.PENDING;
   String statusReason = "";
@@ -80,6 +81,11 @@ public final class RunState {
 
   public JsonNode trigger() {
     return trigger;
+  }
+
+  /** The W3C trace context the run continues (see {@code RunCreated}), or null. */
+  public String traceparent() {
+    return traceparent;
   }
 
   public String idempotencyKey() {

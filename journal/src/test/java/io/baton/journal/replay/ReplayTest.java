@@ -183,6 +183,23 @@ class ReplayTest {
   }
 
   @Test
+  void a_traced_run_keeps_its_traceparent_through_replay_and_snapshots() {
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    TreeState tree =
+        Replay.fold(
+            root.root(),
+            List.of(
+                root.rootEntry(
+                    new RunCreated("f", "h", null, null, null, null, null, traceparent))));
+    assertThat(tree.root().traceparent()).isEqualTo(traceparent);
+    assertThat(TreeState.fromSnapshot(tree.toSnapshot()).root().traceparent())
+        .isEqualTo(traceparent);
+    JournalFixtures untraced = JournalFixtures.newRoot();
+    assertThat(Replay.fold(untraced.root(), List.of(untraced.created())).root().traceparent())
+        .isNull();
+  }
+
+  @Test
   void a_snapshot_restores_an_equal_state() {
     TreeState tree =
         Replay.fold(

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
@@ -49,10 +50,14 @@ final class BatonClient {
   }
 
   ApiResponse post(String path, String contentType, String body) {
-    return send(
-        request(path)
-            .header("Content-Type", contentType)
-            .POST(HttpRequest.BodyPublishers.ofString(body)));
+    return post(path, contentType, body, Map.of());
+  }
+
+  /** A POST with extra request headers. */
+  ApiResponse post(String path, String contentType, String body, Map<String, String> headers) {
+    HttpRequest.Builder request = request(path).header("Content-Type", contentType);
+    headers.forEach(request::header);
+    return send(request.POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   ApiResponse delete(String path, String contentType, String body) {

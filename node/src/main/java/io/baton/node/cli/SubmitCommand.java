@@ -3,6 +3,8 @@ package io.baton.node.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.trace.TraceParent;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -27,6 +29,15 @@ final class SubmitCommand extends ClientCommand {
   String idempotencyKey;
 
   @Option(
+      names = "--traceparent",
+      paramLabel = "TRACEPARENT",
+      defaultValue = "${env:TRACEPARENT}",
+      description =
+          "A W3C trace context the run continues (default: $TRACEPARENT), e.g."
+              + " 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01.")
+  String traceparent;
+
+  @Option(
       names = "--wait",
       description =
           "Wait until the run ends; exit 0 when it succeeded, "
@@ -45,8 +56,12 @@ final class SubmitCommand extends ClientCommand {
     if (idempotencyKey != null) {
       body.put("idempotencyKey", idempotencyKey);
     }
+    Map<String, String> headers =
+        traceparent == null || traceparent.isBlank()
+            ? Map.of()
+            : Map.of(TraceParent.HEADER, traceparent.trim());
     ApiResponse response =
-        Failures.check(client.post("/api/v1/runs", "application/json", body.toString()));
+        Failures.check(client.post("/api/v1/runs", "application/json", body.toString(), headers));
     String runId = response.json().path("id").asText();
     out().println(runId);
     out().flush();

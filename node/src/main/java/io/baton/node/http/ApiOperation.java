@@ -10,13 +10,18 @@ import java.util.TreeMap;
 
 /**
  * One route of the API and what the OpenAPI document says about it: method, path, permission, a
- * summary, its query parameters and every status it answers with. Built by {@link ApiRouter}'s
- * {@code get}/{@code post} and completed by chained calls before the server starts; not thread-safe
- * until then.
+ * summary, its query and header parameters and every status it answers with. Built by {@link
+ * ApiRouter}'s {@code get}/{@code post} and completed by chained calls before the server starts;
+ * not thread-safe until then.
  */
 final class ApiOperation {
-  /** A query parameter: name, JSON schema type, and what it means. */
-  record Param(String name, String type, String description) {}
+  /** A parameter: name, where it goes ({@code query} or {@code header}), type, what it means. */
+  record Param(String name, String in, String type, String description) {
+    /** A query parameter. */
+    Param(String name, String type, String description) {
+      this(name, "query", type, description);
+    }
+  }
 
   private final HandlerType method;
   private final String path;
@@ -59,6 +64,12 @@ final class ApiOperation {
 
   ApiOperation query(String name, String type, String description) {
     params.add(new Param(name, type, description));
+    return this;
+  }
+
+  /** An optional request header the route reads. */
+  ApiOperation header(String name, String description) {
+    params.add(new Param(name, "header", "string", description));
     return this;
   }
 

@@ -13,8 +13,9 @@ import java.util.stream.IntStream;
  * Reads CloudEvents 1.0 in the JSON format's structured content mode (one event) and batch mode (a
  * list): {@code specversion} (1.0, may be left out), {@code id}, {@code source}, {@code type}
  * (required, non-empty strings), {@code time} (RFC 3339), {@code datacontenttype} (JSON only),
- * {@code subject}, {@code dataschema} (accepted, not kept) and {@code data}. Every mistake is a 400
- * naming the event (by its index in a batch) and the attribute.
+ * {@code subject}, {@code dataschema} (accepted, not kept), {@code traceparent} (the
+ * distributed-tracing extension: a W3C trace context the triggered runs continue) and {@code data}.
+ * Every mistake is a 400 naming the event (by its index in a batch) and the attribute.
  */
 final class CloudEventJson {
   static final List<String> ATTRIBUTES =
@@ -27,6 +28,7 @@ final class CloudEventJson {
           "datacontenttype",
           "subject",
           "dataschema",
+          "traceparent",
           "data");
 
   private CloudEventJson() {}
@@ -79,7 +81,17 @@ final class CloudEventJson {
         text(json, "source", which, true),
         text(json, "type", which, true),
         time(json, which),
-        json.get("data"));
+        json.get("data"),
+        traceparent(json, which));
+  }
+
+  private static String traceparent(JsonNode json, String which) {
+    String value = text(json, "traceparent", which, false);
+    try {
+      return Requests.traceparent(value);
+    } catch (InvalidRequestException invalid) {
+      throw new InvalidRequestException(which + ": " + invalid.getMessage());
+    }
   }
 
   private static String text(JsonNode json, String field, String which, boolean required) {

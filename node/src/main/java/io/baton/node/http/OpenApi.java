@@ -69,7 +69,7 @@ final class OpenApi {
               "name",
               param.name(),
               "in",
-              "query",
+              param.in(),
               "description",
               param.description(),
               "schema",

@@ -3,6 +3,7 @@ package io.baton.node.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.baton.trace.TraceParent;
 import io.javalin.http.Context;
 import java.util.Iterator;
 import java.util.List;
@@ -63,5 +64,17 @@ final class Requests {
       throw new InvalidRequestException("Field '" + field + "' is required");
     }
     return value;
+  }
+
+  /**
+   * A W3C {@code traceparent} (a header or a CloudEvents attribute) in its canonical form, or null
+   * when absent; a malformed one is a 400 that says what is wrong.
+   */
+  static String traceparent(String value) {
+    try {
+      return TraceParent.parse(value).map(TraceParent::toString).orElse(null);
+    } catch (IllegalArgumentException invalid) {
+      throw new InvalidRequestException(invalid.getMessage());
+    }
   }
 }

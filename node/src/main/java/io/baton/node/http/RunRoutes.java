@@ -14,6 +14,7 @@ import io.baton.node.auth.Principal;
 import io.baton.store.RunIndex;
 import io.baton.store.RunPage;
 import io.baton.store.RunRecord;
+import io.baton.trace.TraceParent;
 import io.javalin.http.Context;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,10 +55,14 @@ final class RunRoutes implements Routes {
         .post("/api/runs", this::submit)
         .permission(Permission.RUNS_SUBMIT, FlowScope.BODY)
         .summary("Start a run of a flow (body: flow, input, idempotencyKey)")
+        .header(
+            TraceParent.HEADER,
+            "a W3C trace context: the run's spans (on every node that executes it) and its http"
+                + " steps' requests continue this trace")
         .responds(
             201, "the new run",
             200, "the run an earlier submission with the same idempotency key started",
-            400, "a bad body",
+            400, "a bad body or traceparent",
             404, "no flow of that name");
     ApiOperation list =
         routes
@@ -91,10 +96,12 @@ final class RunRoutes implements Routes {
     AccessGuard.requireFlow(ctx, flow);
     String key = Requests.optionalText(body, "idempotencyKey");
     JsonNode input = body.hasNonNull("input") ? body.get("input") : Json.MAPPER.createObjectNode();
+    String traceparent = Requests.traceparent(ctx.header(TraceParent.HEADER));
     ctx.future(
         () ->
             orchestrator
-                .submitAsync(flow, input, key, null, origin(AccessGuard.principal(ctx)))
+                .submitAsync(
+                    flow, input, key, null, origin(AccessGuard.principal(ctx)), traceparent)
                 .thenAccept(
                     submitted -> {
                       ctx.header("Location", "/api/v1/runs/" + submitted.run().runId());

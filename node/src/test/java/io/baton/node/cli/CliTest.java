@@ -3,6 +3,7 @@ package io.baton.node.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.node.http.ApiTestBase;
 import io.baton.node.http.TestFlows;
 import java.io.IOException;
@@ -144,6 +145,21 @@ public class CliTest extends ApiTestBase {
     assertThat(again).isEqualTo(first);
     assertThat(run(first).get("input").get("orderId").asText()).isEqualTo("C-1");
     baton("cancel", first.toString());
+  }
+
+  @Test
+  void submit_with_a_traceparent_journals_it_with_the_run_and_a_malformed_one_is_refused() {
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    UUID traced = submitWithCli(approval, "--traceparent", traceparent);
+
+    JsonNode created = http.get("/api/v1/runs/" + traced + "/journal").json().get("entries").get(0);
+    assertThat(created.get("event").get("type").asText()).isEqualTo("RunCreated");
+    assertThat(created.get("event").get("traceparent").asText()).isEqualTo(traceparent);
+    baton("cancel", traced.toString());
+
+    CliResult refused = baton("submit", approval, "--traceparent", "00-nope-01");
+    assertThat(refused.exitCode()).as("%s", refused).isNotZero();
+    assertThat(refused.err()).contains("invalid traceparent");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.baton.node.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.client.BatonEvent;
 import io.baton.client.BatonEvents;
 import io.baton.store.RunQuery;
@@ -82,5 +83,28 @@ class EnqueueInApplicationTransactionTest extends ApiTestBase {
 
   private List<RunRecord> runsOf(String flow) {
     return node.node().orchestrator().list(RunQuery.all().withFlow(flow).withLimit(10_000));
+  }
+
+  @Test
+  void an_event_enqueued_with_a_traceparent_starts_a_run_that_journals_it() throws Exception {
+    String flow = uniqueName("traced-fulfil");
+    String type = uniqueName("app") + ".order.traced";
+    applyFlow(
+        "name: "
+            + flow
+            + "\ntrigger: {event: \""
+            + type
+            + "\"}\n"
+            + "steps: [{name: only, capability: noop}]\n");
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    try (Connection app = backend.database().connect()) {
+      BatonEvents.enqueue(
+          app, new BatonEvent("traced-1", "/app", type, null, "{}").withTraceparent(traceparent));
+    }
+
+    await().atMost(TIMEOUT).until(() -> runsOf(flow).size() == 1);
+    String runId = runsOf(flow).get(0).runId().toString();
+    JsonNode created = http.get("/api/v1/runs/" + runId + "/journal").json().get("entries").get(0);
+    assertThat(created.get("event").get("traceparent").asText()).isEqualTo(traceparent);
   }
 }

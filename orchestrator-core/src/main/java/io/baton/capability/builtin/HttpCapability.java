@@ -21,8 +21,10 @@ import java.util.concurrent.CompletionStage;
  * Operations {@code get}, {@code post}, {@code put}, {@code patch}, {@code delete} (a step must
  * name one). Params as {@link HttpParams} describes; a {@code body} is sent as JSON whenever the
  * step has one. Every request carries {@code Idempotency-Key: runId/stepName}, the same across
- * retries and recoveries. The invocation's deadline bounds the wait for the response, and its
- * cancellation aborts the request. Outcomes as {@link HttpOutcomes} maps them. Thread-safe.
+ * retries and recoveries, and, when the run is traced, {@code traceparent} (the invocation's: the
+ * run's trace, the attempt's span as parent) unless the step sets that header itself. The
+ * invocation's deadline bounds the wait for the response, and its cancellation aborts the request.
+ * Outcomes as {@link HttpOutcomes} maps them. Thread-safe.
  */
 public final class HttpCapability implements Capability {
   public static final String NAME = "http";

@@ -18,6 +18,7 @@ import java.util.StringJoiner;
 /** Builds the request for one {@code http} invocation from its rendered, checked params. */
 final class HttpRequests {
   static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+  static final String TRACEPARENT = "traceparent";
 
   private HttpRequests() {}
 
@@ -40,6 +41,10 @@ final class HttpRequests {
       request.header("Content-Type", "application/json");
     }
     request.setHeader(IDEMPOTENCY_KEY, idempotencyKey(invocation));
+    // A traceparent the flow sets itself wins: it says where the call belongs on purpose.
+    if (invocation.traceparent() != null && !hasHeader(headers, TRACEPARENT)) {
+      request.header(TRACEPARENT, invocation.traceparent());
+    }
     if (timeout != null) {
       request.timeout(timeout);
     }

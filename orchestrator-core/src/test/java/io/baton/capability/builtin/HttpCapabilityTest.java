@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import io.baton.capability.CancellationSignal;
 import io.baton.capability.Capability.ParamProblem;
 import io.baton.capability.ErrorCodes;
+import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
 import io.baton.capability.StepOutcome.Completed;
 import io.baton.capability.StepOutcome.Failed;
@@ -119,6 +120,31 @@ class HttpCapabilityTest {
     assertThat(request.headers().getFirst("Idempotency-Key")).isEqualTo(RUN + "/call");
     assertThat(request.headers().getFirst("Content-Type")).isEqualTo("application/json");
     assertThat(json(request.body())).isEqualTo(json("{\"order\": \"A-7\", \"items\": [\"x1\"]}"));
+  }
+
+  @Test
+  void a_traced_invocation_sends_its_traceparent_and_an_untraced_one_none() throws Exception {
+    server.respond("/traced", 200, "application/json", "{}");
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    Invocation traced = invocation("get", json(params("/traced")), CLOCK);
+    traced =
+        new Invocation(
+            traced.runId(),
+            traced.stepName(),
+            traced.operation(),
+            traced.params(),
+            traced.attempt(),
+            traced.deadline(),
+            traced.cancellation(),
+            traced.idempotencyKey(),
+            traced.clock(),
+            traceparent);
+
+    outcomeOf(HTTP.invoke(traced));
+    call("get", params("/traced"));
+
+    assertThat(server.nextRequest().headers().getFirst("traceparent")).isEqualTo(traceparent);
+    assertThat(server.nextRequest().headers().containsKey("traceparent")).isFalse();
   }
 
   @Test

@@ -22,7 +22,8 @@ import org.jdbi.v3.core.statement.Query;
  */
 public final class EventRows {
   private static final String COLUMNS =
-      "seq, source, id, type, event_time, data::text AS data, received_at, triggered_at";
+      "seq, source, id, type, event_time, data::text AS data, received_at, triggered_at,"
+          + " traceparent";
 
   private final Database database;
 
@@ -37,8 +38,10 @@ public final class EventRows {
           Optional<StoredEvent> inserted =
               handle
                   .createQuery(
-                      "INSERT INTO events (source, id, type, event_time, data, received_at)"
-                          + " VALUES (:source, :id, :type, :time, CAST(:data AS jsonb), :at)"
+                      "INSERT INTO events"
+                          + " (source, id, type, event_time, data, received_at, traceparent)"
+                          + " VALUES (:source, :id, :type, :time, CAST(:data AS jsonb), :at,"
+                          + " :traceparent)"
                           + " ON CONFLICT (source, id) DO NOTHING RETURNING "
                           + COLUMNS)
                   .bind("source", event.source())
@@ -47,6 +50,7 @@ public final class EventRows {
                   .bind("time", Sql.timestamp(event.time()))
                   .bind("data", Sql.json(event.data()))
                   .bind("at", Sql.timestamp(receivedAt))
+                  .bind("traceparent", event.traceparent())
                   .map((rs, ctx) -> map(rs))
                   .findOne();
           if (inserted.isPresent()) {
@@ -182,8 +186,10 @@ public final class EventRows {
         handle -> {
           var batch =
               handle.prepareBatch(
-                  "INSERT INTO event_outbox (source, id, type, event_time, data, created_at)"
-                      + " VALUES (:source, :id, :type, :time, CAST(:data AS jsonb), :at)");
+                  "INSERT INTO event_outbox"
+                      + " (source, id, type, event_time, data, created_at, traceparent)"
+                      + " VALUES (:source, :id, :type, :time, CAST(:data AS jsonb), :at,"
+                      + " :traceparent)");
           for (CloudEvent event : events) {
             batch
                 .bind("source", event.source())
@@ -192,6 +198,7 @@ public final class EventRows {
                 .bind("time", Sql.timestamp(event.time()))
                 .bind("data", Sql.json(event.data()))
                 .bind("at", Sql.timestamp(at))
+                .bind("traceparent", event.traceparent())
                 .add();
           }
           return batch.execute();
@@ -206,10 +213,11 @@ public final class EventRows {
                 .createQuery(
                     "WITH taken AS (DELETE FROM event_outbox WHERE seq IN (SELECT seq FROM"
                         + " event_outbox ORDER BY seq LIMIT :limit FOR UPDATE SKIP LOCKED)"
-                        + " RETURNING seq, source, id, type, event_time, data),"
+                        + " RETURNING seq, source, id, type, event_time, data, traceparent),"
                         + " stored AS (INSERT INTO events"
-                        + " (source, id, type, event_time, data, received_at)"
-                        + " SELECT source, id, type, event_time, data, :at FROM taken ORDER BY seq"
+                        + " (source, id, type, event_time, data, received_at, traceparent)"
+                        + " SELECT source, id, type, event_time, data, :at, traceparent"
+                        + " FROM taken ORDER BY seq"
                         + " ON CONFLICT (source, id) DO NOTHING RETURNING "
                         + COLUMNS
                         + ") SELECT * FROM stored ORDER BY seq")
@@ -244,7 +252,8 @@ public final class EventRows {
             rs.getString("source"),
             rs.getString("type"),
             Sql.instant(rs, "event_time"),
-            Sql.json(rs.getString("data"))),
+            Sql.json(rs.getString("data")),
+            rs.getString("traceparent")),
         Sql.instant(rs, "received_at"),
         Sql.instant(rs, "triggered_at"));
   }
