@@ -35,6 +35,9 @@ public interface EventStore {
 
   Optional<StoredEvent> find(String source, String id);
 
+  /** The stored event with this {@link StoredEvent#seq()}. */
+  Optional<StoredEvent> find(long seq);
+
   /** Stored events that pass the filter, in order of receipt, at most {@code limit}. */
   List<StoredEvent> find(EventFilter filter, int limit);
 

@@ -73,6 +73,8 @@ public abstract class EventStoreComplianceSuite {
     assertThat(again.duplicate()).isTrue();
     assertThat(again.stored()).isEqualTo(stored.stored());
     assertThat(events.find("shop", "e-1")).contains(stored.stored());
+    assertThat(events.find(stored.stored().seq())).contains(stored.stored());
+    assertThat(events.find(stored.stored().seq() + 1)).isEmpty();
     assertThat(events.count(EventFilter.ALL)).isEqualTo(1);
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.JournalCodec;
+import io.baton.store.CloudEvent;
 import io.baton.store.FlowRecord;
 import io.baton.store.SignalType;
 import io.baton.store.StoreException;
@@ -13,6 +14,7 @@ import io.baton.store.Stores;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -72,6 +74,34 @@ final class Records {
         .put("content", Base64.getEncoder().encodeToString(content));
   }
 
+  static ObjectNode eventStored(CloudEvent event, Instant receivedAt) {
+    ObjectNode record = record("event").put("at", receivedAt.toString());
+    record.set("event", event.toJson());
+    return record;
+  }
+
+  static ObjectNode eventsTriggered(Collection<Long> seqs, Instant at) {
+    ObjectNode record = record("eventsTriggered").put("at", at.toString());
+    ArrayNode array = record.putArray("seqs");
+    seqs.forEach(array::add);
+    return record;
+  }
+
+  static ObjectNode outboxAdded(List<CloudEvent> events, Instant at) {
+    ObjectNode record = record("outbox").put("at", at.toString());
+    ArrayNode array = record.putArray("events");
+    events.forEach(event -> array.add(event.toJson()));
+    return record;
+  }
+
+  static ObjectNode outboxDrained(int limit, Instant receivedAt) {
+    return record("outboxDrained").put("limit", limit).put("at", receivedAt.toString());
+  }
+
+  static ObjectNode eventsDeleted(Instant cutoff) {
+    return record("eventsDeleted").put("cutoff", cutoff.toString());
+  }
+
   /** Applies a logged change to the in-memory stores. */
   static void apply(Stores stores, JsonNode record, AtomicLong highestToken) {
     String type = record.path("t").asText();
@@ -114,10 +144,29 @@ final class Records {
               .put(
                   record.get("type").asText(),
                   Base64.getDecoder().decode(record.get("content").asText()));
+      case "event" ->
+          stores.events().record(CloudEvent.fromJson(record.get("event")), instant(record, "at"));
+      case "eventsTriggered" -> {
+        List<Long> seqs = new ArrayList<>();
+        record.get("seqs").forEach(seq -> seqs.add(seq.asLong()));
+        stores.events().markTriggered(seqs, instant(record, "at"));
+      }
+      case "outbox" -> {
+        List<CloudEvent> events = new ArrayList<>();
+        record.get("events").forEach(event -> events.add(CloudEvent.fromJson(event)));
+        stores.events().addToOutbox(events, instant(record, "at"));
+      }
+      case "outboxDrained" ->
+          stores.events().drainOutbox(record.get("limit").asInt(), instant(record, "at"));
+      case "eventsDeleted" -> stores.events().deleteTriggeredBefore(instant(record, "cutoff"));
       default ->
           throw new StoreException(
               "unknown record '" + type + "' in the embedded store's log", null, null);
     }
+  }
+
+  private static Instant instant(JsonNode record, String field) {
+    return Instant.parse(record.get(field).asText());
   }
 
   private static UUID uuid(JsonNode record, String field) {

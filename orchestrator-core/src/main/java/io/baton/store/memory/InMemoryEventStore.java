@@ -44,6 +44,18 @@ public final class InMemoryEventStore implements EventStore {
   }
 
   @Override
+  public synchronized Optional<StoredEvent> find(long seq) {
+    return bySourceAndId.values().stream().filter(stored -> stored.seq() == seq).findFirst();
+  }
+
+  /** Forgets every event and the outbox (the embedded store rebuilds memory from its log). */
+  public synchronized void clear() {
+    bySourceAndId.clear();
+    outbox.clear();
+    lastSeq = 0;
+  }
+
+  @Override
   public synchronized Optional<StoredEvent> find(String source, String id) {
     return Optional.ofNullable(bySourceAndId.get(new Key(source, id)));
   }

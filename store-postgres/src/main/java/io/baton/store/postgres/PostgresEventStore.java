@@ -40,6 +40,11 @@ public final class PostgresEventStore implements EventStore {
   }
 
   @Override
+  public Optional<StoredEvent> find(long seq) {
+    return rows.find(seq);
+  }
+
+  @Override
   public List<StoredEvent> find(EventFilter filter, int limit) {
     return rows.find(filter, limit);
   }

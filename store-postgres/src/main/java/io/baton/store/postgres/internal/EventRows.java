@@ -156,6 +156,17 @@ public final class EventRows {
         .list();
   }
 
+  public Optional<StoredEvent> find(long seq) {
+    return database.withHandle(
+        "find event " + seq,
+        handle ->
+            handle
+                .createQuery("SELECT " + COLUMNS + " FROM events WHERE seq = :seq")
+                .bind("seq", seq)
+                .map((rs, ctx) -> map(rs))
+                .findOne());
+  }
+
   public Optional<StoredEvent> find(String source, String id) {
     return database.withHandle("find event " + source + "/" + id, h -> find(h, source, id));
   }
