@@ -342,6 +342,15 @@ public final class EventTriggers {
         .thenApply(done -> started.stream().map(CompletableFuture::join).toList());
   }
 
+  /**
+   * The runs an event's {@code (flow, key)} pairs have now, one per matching flow that has one, in
+   * flow name order (a run another event with the same key started is among them). Blocks on the
+   * stores.
+   */
+  public List<TriggeredRun> runsOf(StoredEvent stored) {
+    return existingRuns(List.of(stored)).get(stored.seq());
+  }
+
   /** The runs the pairs of triggered events have, by the events' seq; flows are read once. */
   private Map<Long, List<TriggeredRun>> existingRuns(Collection<StoredEvent> stored) {
     List<Flow> triggered = triggeredFlows();

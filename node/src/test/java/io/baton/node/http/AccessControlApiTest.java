@@ -126,6 +126,7 @@ public class AccessControlApiTest extends ApiTestBase {
     lowest.put("GET /api/run-counts", "viewer");
     lowest.put("POST /api/events", "operator");
     lowest.put("GET /api/events", "viewer");
+    lowest.put("GET /api/events/{seq}", "viewer");
     lowest.put("POST /api/events/replay", "operator");
     lowest.put("GET /api/openapi.json", "public");
     lowest.put("GET /health/live", "public");
@@ -266,7 +267,7 @@ public class AccessControlApiTest extends ApiTestBase {
     if (path.contains("{id}")) {
       path = path.replace("{id}", prepareRun(flow).toString());
     }
-    path = path.replace("{name}", flow);
+    path = path.replace("{name}", flow).replace("{seq}", "1");
     if (plain.equals("GET /api/runs")) {
       path += "?flow=" + flow;
     }
