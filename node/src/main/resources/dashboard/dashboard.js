@@ -1,5 +1,6 @@
 // Baton's dashboard: plain JavaScript on the public API (/api/v1), no build step, no external
-// requests. Hash routes: #/runs?filters, #/run/<id>, #/flows, #/flow/<name>, #/cluster.
+// requests. Hash routes: #/runs?filters, #/run/<id>, #/flows, #/flow/<name>, #/cluster,
+// #/event/<seq> and #/event?source=&id= (an event and the runs it started).
 //
 // Authentication: when the node needs it, the dashboard asks for an API key and keeps it in
 // sessionStorage (gone when the tab closes; never in a URL, never in localStorage). Every call
@@ -346,7 +347,8 @@ async function runView(id) {
         ['Flow', run.flow], ['Status reason', run.statusReason], ['Owner', run.orchestratorId || '—'],
         ['Root', run.rootRunId], ['Parent', run.parentRunId || '—'], ['Created', when(run.createdAt)],
         ['Updated', when(run.updatedAt)], ['Wakes', when(run.wakeAt) || '—'], ['Idempotency key', run.idempotencyKey || '—'],
-      ].flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v || '' })]))),
+        ['Trigger', run.trigger ? el('a', { id: 'run-trigger', href: eventHash(run.trigger.source, run.trigger.id), text: run.trigger.type + ' · ' + run.trigger.id }) : '—'],
+      ].flatMap(([k, v]) => [el('dt', { text: k }), el('dd', {}, v || '')]))),
       el('div', { class: 'card' }, el('h2', { text: 'Step graph' }), dag(flow, run.steps || []))),
     el('div', { class: 'card' }, el('h2', { text: 'Steps' }), stepsTable(run.steps || [])),
     el('div', { class: 'grid2' },
@@ -377,6 +379,31 @@ function newer(changed, shown) {
   const a = Date.parse(changed.updatedAt);
   const b = Date.parse(shown.updatedAt);
   return a > b || (a === b && changed.status !== shown.status);
+}
+
+// --- one event --------------------------------------------------------------------------------
+
+function eventHash(source, id) {
+  return '#/event?' + new URLSearchParams({ source, id }).toString();
+}
+
+async function eventView(seq, params) {
+  const route = currentRoute;
+  const path = seq ? '/events/' + encodeURIComponent(seq)
+    : '/events?' + new URLSearchParams({ source: params.get('source') || '', id: params.get('id') || '' }).toString();
+  let event;
+  try { event = await api(path); } catch (error) { show(route, el('p', { class: 'error', text: error.message })); return; }
+  show(route,
+    el('h1', {}, 'Event ', el('span', { id: 'event-id', text: event.id })),
+    el('div', { class: 'card' }, el('dl', { class: 'facts' }, [
+      ['Type', event.type], ['Source', event.source], ['Sequence', String(event.seq)], ['Received', when(event.receivedAt)],
+      ['Triggered', when(event.triggeredAt) || '—'], ['Time', event.envelope && event.envelope.time ? when(event.envelope.time) : '—'],
+    ].flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v || '' })]))),
+    el('div', { class: 'card' }, el('h2', { text: 'Runs it started' }), el('table', { id: 'event-runs' },
+      el('thead', {}, el('tr', {}, ['Run', 'Flow', 'Key'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, (event.runs || []).map((r) => el('tr', {},
+        el('td', {}, el('a', { href: '#/run/' + r.runId, text: r.runId })), el('td', { text: r.flow }), el('td', { text: r.key })))))),
+    el('div', { class: 'card' }, el('h2', { text: 'Data' }), pretty(event.envelope ? event.envelope.data : null)));
 }
 
 function stepsTable(steps) {
@@ -513,12 +540,13 @@ async function route() {
   const hash = location.hash || '#/runs';
   const [path, query] = hash.slice(1).split('?');
   const parts = path.split('/').filter(Boolean);
-  document.querySelectorAll('nav a').forEach((a) => a.classList.toggle('active', a.id === 'nav-' + (parts[0] === 'run' ? 'runs' : parts[0] === 'flow' ? 'flows' : parts[0])));
+  document.querySelectorAll('nav a').forEach((a) => a.classList.toggle('active', a.id === 'nav-' + (parts[0] === 'run' || parts[0] === 'event' ? 'runs' : parts[0] === 'flow' ? 'flows' : parts[0])));
   try {
     if (parts[0] === 'run' && parts[1]) await runView(parts[1]);
     else if (parts[0] === 'flows') await flowsView();
     else if (parts[0] === 'flow' && parts[1]) await flowView(decodeURIComponent(parts[1]));
     else if (parts[0] === 'cluster') await clusterView();
+    else if (parts[0] === 'event') await eventView(parts[1], new URLSearchParams(query || ''));
     else await runsView(new URLSearchParams(query || ''));
   } catch (error) {
     if (error.status !== 401) main.replaceChildren(el('p', { class: 'error', text: error.message }));

@@ -203,7 +203,13 @@ public final class OrchestratorNode implements AutoCloseable {
         new SignalPoller(engine, stores.metadata(), scheduler, config.signalPollInterval());
     this.eventTriggers =
         new EventTriggers(
-            stores.events(), flows, stores.metadata(), orchestrator.commands(), io, scheduler);
+            stores.events(),
+            flows,
+            stores.metadata(),
+            orchestrator.commands(),
+            io,
+            scheduler,
+            builder.metrics.counter(EventTriggers.DUPLICATES));
     this.eventDispatcher = new EventDispatcher(eventTriggers, io, scheduler, builder.events);
     this.archiver =
         new JournalArchiver(

@@ -1,5 +1,6 @@
 package io.baton.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.flow.Flow;
 import io.baton.flow.StepDefinition;
 import io.baton.journal.replay.RunState;
@@ -30,8 +31,14 @@ final class RunViews {
         children.add(other.runId());
       }
     }
+    JsonNode trigger = run == null ? null : run.trigger();
     return new RunView(
-        row, steps, children, tree.claims(), run == null ? List.of() : run.commands());
+        row,
+        steps,
+        children,
+        tree.claims(),
+        run == null ? List.of() : run.commands(),
+        trigger == null || trigger.isNull() ? null : trigger);
   }
 
   private static StepView stepView(StepState step) {

@@ -1,5 +1,6 @@
 package io.baton.event;
 
+import com.codahale.metrics.Counter;
 import io.baton.engine.EngineIo;
 import io.baton.engine.FlowRegistry;
 import io.baton.engine.RunCommands;
@@ -15,8 +16,12 @@ import io.baton.store.StoredEvent;
 import io.baton.time.Scheduler;
 import io.baton.trace.TraceParent;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
@@ -34,26 +39,43 @@ public final class EventTriggers {
   private static final Logger log = LoggerFactory.getLogger(EventTriggers.class);
   static final String KEY_PREFIX = "event:";
 
+  /** The counter of received duplicates (same {@code (source, id)} as an event stored before). */
+  public static final String DUPLICATES = "baton.events.duplicates";
+
+  /** Batches of received events being stored and triggered at once, at most. */
+  static final int INGESTS_IN_FLIGHT = 4;
+
+  static final int MAX_INGEST_BATCH = 500;
+
   private final EventStore events;
   private final FlowRegistry flows;
   private final RunIndex runs;
   private final RunCommands commands;
   private final EngineIo io;
   private final Scheduler scheduler;
+  private final Counter duplicates;
+  private final IngestBatcher batcher;
 
+  /**
+   * @param duplicates counts received events whose {@code (source, id)} had been received before
+   *     ({@link #DUPLICATES})
+   */
   public EventTriggers(
       EventStore events,
       FlowRegistry flows,
       RunIndex runs,
       RunCommands commands,
       EngineIo io,
-      Scheduler scheduler) {
+      Scheduler scheduler,
+      Counter duplicates) {
     this.events = events;
     this.flows = flows;
     this.runs = runs;
     this.commands = commands;
     this.io = io;
     this.scheduler = scheduler;
+    this.duplicates = duplicates;
+    this.batcher = new IngestBatcher(INGESTS_IN_FLIGHT, MAX_INGEST_BATCH, this::ingestBatch);
   }
 
   /** The idempotency key of the run a flow's trigger starts for a dedup key. */
@@ -68,11 +90,11 @@ public final class EventTriggers {
   /**
    * Stores the event (durably, before the future completes) and starts its runs. A duplicate of a
    * triggered event starts nothing and is answered with the runs its pairs have; a duplicate of an
-   * event whose triggering did not finish is triggered again.
+   * event whose triggering did not finish is triggered again. Events received at the same time are
+   * stored and triggered together ({@link IngestBatcher}).
    */
   public CompletableFuture<Ingestion> ingest(CloudEvent event) {
-    return io.call("record event " + event.source() + "/" + event.id(), () -> record(event))
-        .thenCompose(this::afterRecord);
+    return batcher.submit(event);
   }
 
   /** Ingests each event of a batch; the answers are in the batch's order. */
@@ -124,28 +146,76 @@ public final class EventTriggers {
     }
   }
 
-  private EventReceipt record(CloudEvent event) {
-    return events.record(event, scheduler.now());
+  /**
+   * Stores a batch in one call, then triggers the events that are new (or stored but untriggered)
+   * as one batch and answers duplicates of triggered events with the runs their pairs have.
+   */
+  private CompletableFuture<List<Ingestion>> ingestBatch(List<CloudEvent> batch) {
+    return io.call(
+            "record " + batch.size() + " events", () -> events.recordAll(batch, scheduler.now()))
+        .thenCompose(this::afterRecord);
   }
 
-  private CompletableFuture<Ingestion> afterRecord(EventReceipt receipt) {
-    StoredEvent stored = receipt.stored();
-    if (receipt.duplicate() && stored.triggered()) {
-      return io.call("find the runs of event " + stored.event().id(), () -> existingRuns(stored))
-          .thenApply(found -> new Ingestion(stored, true, true, found));
+  private CompletableFuture<List<Ingestion>> afterRecord(List<EventReceipt> receipts) {
+    Map<Long, StoredEvent> toTrigger = new LinkedHashMap<>();
+    Map<Long, StoredEvent> answered = new LinkedHashMap<>();
+    for (EventReceipt receipt : receipts) {
+      StoredEvent stored = receipt.stored();
+      if (receipt.duplicate()) {
+        duplicates.inc();
+      }
+      if (receipt.duplicate() && stored.triggered()) {
+        answered.put(stored.seq(), stored);
+      } else {
+        toTrigger.put(stored.seq(), stored);
+      }
     }
-    return trigger(stored)
-        .thenApply(started -> new Ingestion(stored, receipt.duplicate(), true, started))
-        .exceptionally(
-            failure -> {
-              log.warn(
-                  "event {}/{} is stored but its runs could not all be started yet: {}",
-                  stored.event().source(),
-                  stored.event().id(),
-                  failure.toString());
-              return new Ingestion(stored, receipt.duplicate(), false, List.of());
-            });
+    List<StoredEvent> triggering = List.copyOf(toTrigger.values());
+    CompletableFuture<Map<Long, List<TriggeredRun>>> existing =
+        answered.isEmpty()
+            ? CompletableFuture.completedFuture(Map.of())
+            : io.call(
+                "find the runs of " + answered.size() + " duplicate events",
+                () -> existingRuns(answered.values()));
+    return existing.thenCompose(
+        found ->
+            triggerEach(triggering)
+                .thenApply(
+                    outcomes -> {
+                      Map<Long, Outcome> bySeq = new HashMap<>();
+                      for (int i = 0; i < triggering.size(); i++) {
+                        bySeq.put(triggering.get(i).seq(), outcomes.get(i));
+                      }
+                      return receipts.stream()
+                          .map(receipt -> answer(receipt, found, bySeq))
+                          .toList();
+                    }));
   }
+
+  private static Ingestion answer(
+      EventReceipt receipt, Map<Long, List<TriggeredRun>> found, Map<Long, Outcome> triggered) {
+    StoredEvent stored = receipt.stored();
+    Outcome outcome = triggered.get(stored.seq());
+    if (outcome == null) {
+      return new Ingestion(stored, true, true, found.get(stored.seq()));
+    }
+    if (outcome.failure() != null) {
+      log.warn(
+          "event {}/{} is stored but its runs could not all be started yet: {}",
+          stored.event().source(),
+          stored.event().id(),
+          outcome.failure().toString());
+      return new Ingestion(stored, receipt.duplicate(), false, List.of());
+    }
+    List<TriggeredRun> runs = outcome.runs();
+    if (receipt.duplicate()) {
+      runs = runs.stream().map(run -> run.created() ? run.asExisting() : run).toList();
+    }
+    return new Ingestion(stored, receipt.duplicate(), true, runs);
+  }
+
+  /** What triggering one event of a batch did: its runs, or why they could not all start. */
+  private record Outcome(List<TriggeredRun> runs, Throwable failure) {}
 
   /**
    * Starts the runs of a stored event that do not exist yet and marks it triggered. Safe to repeat
@@ -161,6 +231,20 @@ public final class EventTriggers {
    * are marked; the failed ones stay untriggered for a later pass).
    */
   public CompletableFuture<List<List<TriggeredRun>>> triggerAll(List<StoredEvent> batch) {
+    return triggerEach(batch)
+        .thenApply(
+            outcomes -> {
+              for (Outcome outcome : outcomes) {
+                if (outcome.failure() != null) {
+                  throw new CompletionException(outcome.failure());
+                }
+              }
+              return outcomes.stream().map(Outcome::runs).toList();
+            });
+  }
+
+  /** Triggers a batch and marks the events whose runs all exist; one outcome per event. */
+  private CompletableFuture<List<Outcome>> triggerEach(List<StoredEvent> batch) {
     if (batch.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
@@ -177,28 +261,35 @@ public final class EventTriggers {
             });
   }
 
-  private CompletableFuture<List<List<TriggeredRun>>> mark(
+  private CompletableFuture<List<Outcome>> mark(
       List<StoredEvent> batch, List<CompletableFuture<List<TriggeredRun>>> settled) {
     List<Long> done = new ArrayList<>();
-    Throwable failed = null;
+    List<Outcome> outcomes = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       CompletableFuture<List<TriggeredRun>> runs = settled.get(i);
       if (runs.isCompletedExceptionally()) {
-        failed = failed == null ? runs.handle((ok, failure) -> failure).join() : failed;
+        Throwable failure = runs.handle((ok, thrown) -> thrown).join();
+        outcomes.add(new Outcome(List.of(), unwrap(failure)));
       } else {
         done.add(batch.get(i).seq());
+        outcomes.add(new Outcome(runs.join(), null));
       }
     }
-    Throwable failure = failed;
+    if (done.isEmpty()) {
+      return CompletableFuture.completedFuture(outcomes);
+    }
     return io.call(
         "mark " + done.size() + " events triggered",
         () -> {
           events.markTriggered(done, scheduler.now());
-          if (failure != null) {
-            throw new CompletionException(failure);
-          }
-          return settled.stream().map(CompletableFuture::join).toList();
+          return outcomes;
         });
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause()
+        : failure;
   }
 
   private record Match(Flow flow, String key) {}
@@ -270,15 +361,30 @@ public final class EventTriggers {
         .thenApply(done -> started.stream().map(CompletableFuture::join).toList());
   }
 
-  private List<TriggeredRun> existingRuns(StoredEvent stored) {
-    List<TriggeredRun> found = new ArrayList<>();
-    for (Match match : matches(triggeredFlows(), stored.event())) {
-      runs.findRunByIdempotencyKey(idempotencyKey(match.flow().name(), match.key()))
-          .ifPresent(
-              run ->
-                  found.add(
-                      new TriggeredRun(match.flow().name(), match.key(), run.runId(), false)));
+  /**
+   * The runs an event's {@code (flow, key)} pairs have now, one per matching flow that has one, in
+   * flow name order (a run another event with the same key started is among them). Blocks on the
+   * stores.
+   */
+  public List<TriggeredRun> runsOf(StoredEvent stored) {
+    return existingRuns(List.of(stored)).get(stored.seq());
+  }
+
+  /** The runs the pairs of triggered events have, by the events' seq; flows are read once. */
+  private Map<Long, List<TriggeredRun>> existingRuns(Collection<StoredEvent> stored) {
+    List<Flow> triggered = triggeredFlows();
+    Map<Long, List<TriggeredRun>> bySeq = new HashMap<>();
+    for (StoredEvent event : stored) {
+      List<TriggeredRun> found = new ArrayList<>();
+      for (Match match : matches(triggered, event.event())) {
+        runs.findRunByIdempotencyKey(idempotencyKey(match.flow().name(), match.key()))
+            .ifPresent(
+                run ->
+                    found.add(
+                        new TriggeredRun(match.flow().name(), match.key(), run.runId(), false)));
+      }
+      bySeq.put(event.seq(), found);
     }
-    return found;
+    return bySeq;
   }
 }

@@ -24,7 +24,19 @@ public interface EventStore {
   /** Stores the event unless one with the same {@code (source, id)} is stored. */
   EventReceipt record(CloudEvent event, Instant receivedAt);
 
+  /**
+   * Stores each event of a batch as {@link #record} would, in one transaction where the store has
+   * them; the receipts are in the batch's order. An event whose {@code (source, id)} appears
+   * earlier in the same batch is a duplicate of that one.
+   */
+  default List<EventReceipt> recordAll(List<CloudEvent> batch, Instant receivedAt) {
+    return batch.stream().map(event -> record(event, receivedAt)).toList();
+  }
+
   Optional<StoredEvent> find(String source, String id);
+
+  /** The stored event with this {@link StoredEvent#seq()}. */
+  Optional<StoredEvent> find(long seq);
 
   /** Stored events that pass the filter, in order of receipt, at most {@code limit}. */
   List<StoredEvent> find(EventFilter filter, int limit);

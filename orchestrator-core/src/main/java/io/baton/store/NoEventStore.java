@@ -23,6 +23,11 @@ enum NoEventStore implements EventStore {
   }
 
   @Override
+  public Optional<StoredEvent> find(long seq) {
+    return Optional.empty();
+  }
+
+  @Override
   public List<StoredEvent> find(EventFilter filter, int limit) {
     return List.of();
   }

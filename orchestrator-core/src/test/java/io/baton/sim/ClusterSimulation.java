@@ -141,6 +141,7 @@ final class ClusterSimulation {
   private final List<SimNode> nodes = new ArrayList<>();
   private final List<Submission> submissions = new ArrayList<>();
   private final SimPeople people;
+  private final SimEvents events;
   private int faultCount;
   private long fencedOutOfRetired;
   private long claimsOfRetired;
@@ -164,6 +165,12 @@ final class ClusterSimulation {
             base,
             () -> submissions.stream().map(s -> s.runId).filter(Objects::nonNull).toList(),
             () -> Optional.ofNullable(anyUsable()).map(sim -> sim.node.orchestrator()));
+    this.events =
+        new SimEvents(
+            global,
+            new Random(seed * 13 + 5),
+            base,
+            () -> Optional.ofNullable(anyUsable()).map(sim -> sim.node).orElse(null));
   }
 
   static Result run(long seed, boolean brokenFence) {
@@ -188,7 +195,10 @@ final class ClusterSimulation {
       violations.add("not finished within " + TIME_LIMIT + " of simulated time: " + stuck());
     }
     violations.addAll(audit.violations);
-    violations.addAll(SimInvariants.check(base, grants, submissionKeys(), acknowledged()));
+    List<String> keys = new ArrayList<>(submissionKeys());
+    keys.addAll(events.keys());
+    violations.addAll(SimInvariants.check(base, grants, keys, acknowledged()));
+    violations.addAll(events.check());
     violations.addAll(oracle.check(roots()));
     return new Result(seed, violations, stats());
   }
@@ -203,6 +213,7 @@ final class ClusterSimulation {
             new FaultyJournal(sim.id, audit, faults),
             new FaultyMetadata(sim.id, base.metadata(), faults),
             base.blobs(),
+            base.events(),
             null);
     InMemoryLeaseManager lease = new InMemoryLeaseManager(sim.id, TTL, leaseService, sim.view);
     SimLeaseManager leases =
@@ -355,6 +366,8 @@ final class ClusterSimulation {
     FlowRegistry registry =
         new FlowRegistry(TestFlows.READER, base.metadata(), base.blobs(), global.clock());
     flows.forEach(registry::register);
+    registry.register(events.flow());
+    events.schedule(Duration.ofSeconds(60));
     List<Flow> submittable = flows.stream().filter(f -> !f.name().equals("child")).toList();
     int count = 5 + random.nextInt(16);
     for (int i = 0; i < count; i++) {
@@ -552,7 +565,7 @@ final class ClusterSimulation {
         return false;
       }
     }
-    return true;
+    return events.finished(faults::poisoned);
   }
 
   private boolean past(Duration since) {
@@ -571,7 +584,7 @@ final class ClusterSimulation {
             .ifPresent(r -> open.add(describe(r)));
       }
     }
-    return String.join("; ", open);
+    return String.join("; ", open) + events.stuck();
   }
 
   private String describe(RunRecord run) {
@@ -631,6 +644,9 @@ final class ClusterSimulation {
     List<UUID> roots = new ArrayList<>();
     for (Submission submission : submissions) {
       base.metadata().findRunByIdempotencyKey(submission.key).ifPresent(r -> roots.add(r.runId()));
+    }
+    for (String key : events.keys()) {
+      base.metadata().findRunByIdempotencyKey(key).ifPresent(r -> roots.add(r.runId()));
     }
     return roots;
   }

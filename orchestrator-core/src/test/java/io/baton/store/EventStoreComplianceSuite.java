@@ -73,7 +73,37 @@ public abstract class EventStoreComplianceSuite {
     assertThat(again.duplicate()).isTrue();
     assertThat(again.stored()).isEqualTo(stored.stored());
     assertThat(events.find("shop", "e-1")).contains(stored.stored());
+    assertThat(events.find(stored.stored().seq())).contains(stored.stored());
+    assertThat(events.find(stored.stored().seq() + 1)).isEmpty();
     assertThat(events.count(EventFilter.ALL)).isEqualTo(1);
+  }
+
+  @Test
+  void a_batch_is_stored_as_each_event_would_be_with_duplicates_within_and_before_it() {
+    CloudEvent before = event("shop", "e-0", "order.created", "{\"orderId\":0}");
+    StoredEvent stored = events.record(before, T0).stored();
+    CloudEvent first = event("shop", "e-1", "order.created", "{\"orderId\":1}");
+    CloudEvent second = event("other", "e-1", "order.paid", "null");
+    List<EventReceipt> receipts =
+        events.recordAll(
+            List.of(
+                first,
+                event("shop", "e-0", "order.created", "{\"orderId\":9}"),
+                second,
+                event("shop", "e-1", "order.created", "{\"orderId\":2}")),
+            T0.plusSeconds(1));
+
+    assertThat(receipts)
+        .extracting(EventReceipt::duplicate)
+        .containsExactly(false, true, false, true);
+    assertThat(receipts.get(0).stored().event()).isEqualTo(first);
+    assertThat(receipts.get(0).stored().receivedAt()).isEqualTo(T0.plusSeconds(1));
+    assertThat(receipts.get(1).stored()).isEqualTo(stored);
+    assertThat(receipts.get(2).stored().event()).isEqualTo(second);
+    assertThat(receipts.get(3).stored()).isEqualTo(receipts.get(0).stored());
+    assertThat(receipts.get(2).stored().seq()).isGreaterThan(receipts.get(0).stored().seq());
+    assertThat(events.count(EventFilter.ALL)).isEqualTo(3);
+    assertThat(events.recordAll(List.of(), T0)).isEmpty();
   }
 
   @Test

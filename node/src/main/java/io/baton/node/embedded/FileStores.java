@@ -5,17 +5,18 @@ import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.BlobStore;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryBlobStore;
+import io.baton.store.memory.InMemoryEventStore;
 import io.baton.store.memory.InMemoryStores;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The embedded store of {@code baton dev}: the in-memory journal, metadata and blob stores (so the
- * same semantics and the same compliance suites), made durable by a log of every change in one
- * directory, replayed when the store opens. A change is acknowledged only once it is on disk, and
- * memory never holds one that is not (see {@link LoggedChanges}). For one node: it is not shared
- * between processes.
+ * The embedded store of {@code baton dev}: the in-memory journal, metadata, blob and event stores
+ * (so the same semantics and the same compliance suites), made durable by a log of every change in
+ * one directory, replayed when the store opens. A change is acknowledged only once it is on disk,
+ * and memory never holds one that is not (see {@link LoggedChanges}). For one node: it is not
+ * shared between processes.
  */
 public final class FileStores {
   private FileStores() {}
@@ -68,12 +69,9 @@ public final class FileStores {
             new LoggedJournal((InMemoryJournal) memory.journal(), changes, highestToken),
             new LoggedMetadataStore(memory.metadata(), changes),
             new LoggedBlobStore((InMemoryBlobStore) memory.blobs(), changes),
-            // Events are kept in memory only: a dev node forgets its received events (and their
-            // duplicate answers) on restart, while the runs they started, and their dedup keys,
-            // are logged like every run.
-            memory.events(),
-            // API keys and the audit record too: a dev node's stored keys last until it stops
-            // (keys that must outlive it go in auth.keysFile).
+            new LoggedEventStore((InMemoryEventStore) memory.events(), changes),
+            // API keys and the audit record are kept in memory only: a dev node's stored keys last
+            // until it stops (keys that must outlive it go in auth.keysFile).
             memory.access(),
             log);
     return new Opened(stores, highestToken.get(), changes::compact);

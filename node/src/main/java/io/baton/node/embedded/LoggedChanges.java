@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.StoreException;
 import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryEventStore;
 import io.baton.store.memory.InMemoryMetadataStore;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -110,12 +111,16 @@ final class LoggedChanges {
   private void rebuild() {
     InMemoryJournal journal = (InMemoryJournal) memory.journal();
     InMemoryMetadataStore metadata = (InMemoryMetadataStore) memory.metadata();
+    InMemoryEventStore events = (InMemoryEventStore) memory.events();
     synchronized (journal) {
       synchronized (metadata) {
-        journal.clear();
-        metadata.clear();
-        highestToken.set(0);
-        log.replay(record -> Records.apply(memory, record, highestToken));
+        synchronized (events) {
+          journal.clear();
+          metadata.clear();
+          events.clear();
+          highestToken.set(0);
+          log.replay(record -> Records.apply(memory, record, highestToken));
+        }
       }
     }
   }

@@ -7,15 +7,19 @@ import io.baton.journal.AppendRequest;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.memory.InMemoryJournal;
+import io.baton.store.CloudEvent;
 import io.baton.store.FlowRecord;
 import io.baton.store.Signal;
 import io.baton.store.SignalType;
 import io.baton.store.StoreException;
+import io.baton.store.StoredEvent;
 import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryEventStore;
 import io.baton.store.memory.InMemoryMetadataStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -108,6 +112,53 @@ final class Records {
         .put("content", Base64.getEncoder().encodeToString(content));
   }
 
+  static ObjectNode eventStored(CloudEvent event, Instant receivedAt) {
+    ObjectNode record = record("event").put("at", receivedAt.toString());
+    record.set("event", event.toJson());
+    return record;
+  }
+
+  /** An event as it is stored, sequence number and marks included (a snapshot's record). */
+  static ObjectNode eventRestored(StoredEvent stored, long lastSeq) {
+    ObjectNode record =
+        record("eventRestored")
+            .put("seq", stored.seq())
+            .put("lastSeq", lastSeq)
+            .put("at", stored.receivedAt().toString());
+    if (stored.triggeredAt() != null) {
+      record.put("triggeredAt", stored.triggeredAt().toString());
+    }
+    record.set("event", stored.event().toJson());
+    return record;
+  }
+
+  /** The events' sequence counts on from {@code lastSeq} (a snapshot's record). */
+  static ObjectNode eventSeq(long lastSeq) {
+    return record("eventSeq").put("lastSeq", lastSeq);
+  }
+
+  static ObjectNode eventsTriggered(Collection<Long> seqs, Instant at) {
+    ObjectNode record = record("eventsTriggered").put("at", at.toString());
+    ArrayNode array = record.putArray("seqs");
+    seqs.forEach(array::add);
+    return record;
+  }
+
+  static ObjectNode outboxAdded(List<CloudEvent> events, Instant at) {
+    ObjectNode record = record("outbox").put("at", at.toString());
+    ArrayNode array = record.putArray("events");
+    events.forEach(event -> array.add(event.toJson()));
+    return record;
+  }
+
+  static ObjectNode outboxDrained(int limit, Instant receivedAt) {
+    return record("outboxDrained").put("limit", limit).put("at", receivedAt.toString());
+  }
+
+  static ObjectNode eventsDeleted(Instant cutoff) {
+    return record("eventsDeleted").put("cutoff", cutoff.toString());
+  }
+
   /** Applies a logged change to the in-memory stores. */
   static void apply(Stores stores, JsonNode record, AtomicLong highestToken) {
     String type = record.path("t").asText();
@@ -174,10 +225,40 @@ final class Records {
               .put(
                   record.get("type").asText(),
                   Base64.getDecoder().decode(record.get("content").asText()));
+      case "event" ->
+          stores.events().record(CloudEvent.fromJson(record.get("event")), instant(record, "at"));
+      case "eventsTriggered" -> {
+        List<Long> seqs = new ArrayList<>();
+        record.get("seqs").forEach(seq -> seqs.add(seq.asLong()));
+        stores.events().markTriggered(seqs, instant(record, "at"));
+      }
+      case "outbox" -> {
+        List<CloudEvent> events = new ArrayList<>();
+        record.get("events").forEach(event -> events.add(CloudEvent.fromJson(event)));
+        stores.events().addToOutbox(events, instant(record, "at"));
+      }
+      case "outboxDrained" ->
+          stores.events().drainOutbox(record.get("limit").asInt(), instant(record, "at"));
+      case "eventsDeleted" -> stores.events().deleteTriggeredBefore(instant(record, "cutoff"));
+      case "eventRestored" ->
+          ((InMemoryEventStore) stores.events())
+              .restore(
+                  new StoredEvent(
+                      record.get("seq").asLong(),
+                      CloudEvent.fromJson(record.get("event")),
+                      instant(record, "at"),
+                      record.has("triggeredAt") ? instant(record, "triggeredAt") : null),
+                  record.get("lastSeq").asLong());
+      case "eventSeq" ->
+          ((InMemoryEventStore) stores.events()).restoreLastSeq(record.get("lastSeq").asLong());
       default ->
           throw new StoreException(
               "unknown record '" + type + "' in the embedded store's log", null, null);
     }
+  }
+
+  private static Instant instant(JsonNode record, String field) {
+    return Instant.parse(record.get(field).asText());
   }
 
   private static UUID uuid(JsonNode record, String field) {

@@ -5,21 +5,26 @@ import io.baton.journal.AppendRequest;
 import io.baton.journal.memory.InMemoryJournal;
 import io.baton.journal.memory.InMemoryJournal.RootImage;
 import io.baton.store.Blob;
+import io.baton.store.CloudEvent;
 import io.baton.store.FlowRecord;
 import io.baton.store.Signal;
+import io.baton.store.StoredEvent;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryBlobStore;
+import io.baton.store.memory.InMemoryEventStore;
 import io.baton.store.memory.InMemoryMetadataStore;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The embedded store's state as log records that rebuild it exactly: blobs, flow versions in the
- * order they were saved, waiting signals with their ids, each run tree's journal (its whole
- * history, archive included, as the appends that rebuild it, then its checkpoint and how far it is
- * archived), and the counters a replay of the old log would have reached. Trees that retention
- * deleted and signals already answered are simply absent: that is what makes the log shrink. Taken
- * under the log's lock, so no logged change interleaves.
+ * order they were saved, waiting signals with their ids, the events with their sequence numbers and
+ * marks and the outbox, each run tree's journal (its whole history, archive included, as the
+ * appends that rebuild it, then its checkpoint and how far it is archived), and the counters a
+ * replay of the old log would have reached. Trees that retention deleted and signals already
+ * answered are simply absent: that is what makes the log shrink. Taken under the log's lock, so no
+ * logged change interleaves.
  */
 final class Snapshot {
   private Snapshot() {}
@@ -37,6 +42,16 @@ final class Snapshot {
       records.add(Records.signalRestored(signal));
     }
     records.add(Records.counters(metadata.nextSignalId(), highestToken));
+    InMemoryEventStore events = (InMemoryEventStore) memory.events();
+    long lastSeq = events.lastSeq();
+    for (StoredEvent stored : events.all()) {
+      records.add(Records.eventRestored(stored, lastSeq));
+    }
+    records.add(Records.eventSeq(lastSeq));
+    List<CloudEvent> outbox = events.outboxContents();
+    if (!outbox.isEmpty()) {
+      records.add(Records.outboxAdded(outbox, Instant.EPOCH));
+    }
     for (RootImage root : ((InMemoryJournal) memory.journal()).images()) {
       long token = 0;
       for (AppendRequest append : root.appends()) {

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,7 +20,8 @@ import java.util.Map;
  * {@code POST /api/events} (one CloudEvent or a batch: 201 when an event was new, 200 with the same
  * answer when every one had been received before, 202 when an event is stored but its runs could
  * not all be started yet), {@code GET /api/events} (stored events by filter, or one by {@code
- * source} and {@code id}) and {@code POST /api/events/replay} (with {@code dryRun}).
+ * source} and {@code id} with the runs it started), {@code GET /api/events/{seq}} (one event with
+ * its runs) and {@code POST /api/events/replay} (with {@code dryRun}).
  */
 final class EventRoutes implements Routes {
   private static final List<String> REPLAY_FIELDS =
@@ -50,6 +52,12 @@ final class EventRoutes implements Routes {
         .query("source", "string", "with id: the one event")
         .query("id", "string", "with source: the one event")
         .responds(200, "the events", 400, "a bad parameter", 404, "no such event");
+    routes
+        .get("/api/events/{seq}", this::show)
+        .permission(Permission.EVENTS_READ)
+        .summary("One stored event by its sequence number, with the runs it started")
+        .responds(
+            200, "the event and its runs", 400, "a bad sequence number", 404, "no such event");
     routes
         .post("/api/events/replay", this::replay)
         .permission(Permission.EVENTS_SEND)
@@ -105,7 +113,7 @@ final class EventRoutes implements Routes {
         "runId",
         run.runId(),
         "href",
-        "/api/runs/" + run.runId());
+        "/api/v1/runs/" + run.runId());
   }
 
   static Map<String, Object> eventJson(StoredEvent stored) {
@@ -119,6 +127,8 @@ final class EventRoutes implements Routes {
         stored.event().id(),
         "type",
         stored.event().type(),
+        "href",
+        "/api/v1/events/" + stored.seq(),
         "receivedAt",
         stored.receivedAt(),
         "triggeredAt",
@@ -135,7 +145,7 @@ final class EventRoutes implements Routes {
           .store()
           .find(source, id)
           .ifPresentOrElse(
-              stored -> Json.send(ctx, 200, eventJson(stored)),
+              stored -> Json.send(ctx, 200, withRuns(stored)),
               () ->
                   Problem.of(
                           404,
@@ -155,6 +165,33 @@ final class EventRoutes implements Routes {
     List<Map<String, Object>> found =
         events.store().find(filter, limit).stream().map(EventRoutes::eventJson).toList();
     Json.send(ctx, 200, Json.object("events", found));
+  }
+
+  private void show(Context ctx) {
+    String text = ctx.pathParam("seq");
+    long seq;
+    try {
+      seq = Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new InvalidRequestException(
+          "An event's sequence number is a whole number, not '" + text + "'");
+    }
+    events
+        .store()
+        .find(seq)
+        .ifPresentOrElse(
+            stored -> Json.send(ctx, 200, withRuns(stored)),
+            () ->
+                Problem.of(
+                        404, "event-not-found", "Event not found", "No event " + seq + " is stored")
+                    .send(ctx));
+  }
+
+  /** One event's answer: the event and the runs its {@code (flow, key)} pairs have. */
+  private Map<String, Object> withRuns(StoredEvent stored) {
+    Map<String, Object> json = new LinkedHashMap<>(eventJson(stored));
+    json.put("runs", events.runsOf(stored).stream().map(EventRoutes::runJson).toList());
+    return json;
   }
 
   private void replay(Context ctx) throws Exception {

@@ -9,6 +9,8 @@ import io.baton.journal.RunStatus;
 import io.baton.journal.replay.ClaimRecord;
 import io.baton.journal.replay.CommandRecord;
 import io.baton.store.RunRecord;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -19,10 +21,12 @@ import java.util.UUID;
  * A run as the API shows it. Lists and commands answer with the summary; {@code GET /api/runs/{id}}
  * adds {@code steps}, {@code children} (subflow run ids), {@code ownership} (every claim, oldest
  * first) and {@code commands} (every command that changed the run: {@code command, by, via, reason,
- * at}, oldest first). {@code state} is the derived state when the status alone does not say it:
- * {@code recoverable-failure}, {@code stuck} (RUNNING, no live node executes it), and on the detail
- * also {@code retrying} (a step waits for its next attempt), {@code waiting-approval}, {@code
- * waiting-timer} and {@code waiting-child}; null otherwise.
+ * at}, oldest first) and, for a run an event started, {@code trigger} (the event's {@code id,
+ * source, type, time} and {@code href}, its address in the API). {@code state} is the derived state
+ * when the status alone does not say it: {@code recoverable-failure}, {@code stuck} (RUNNING, no
+ * live node executes it), and on the detail also {@code retrying} (a step waits for its next
+ * attempt), {@code waiting-approval}, {@code waiting-timer} and {@code waiting-child}; null
+ * otherwise.
  */
 public record RunJson(
     UUID id,
@@ -46,28 +50,70 @@ public record RunJson(
     @JsonInclude(JsonInclude.Include.NON_NULL) List<StepView> steps,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<UUID> children,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<ClaimRecord> ownership,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<CommandRecord> commands) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<CommandRecord> commands,
+    @JsonInclude(JsonInclude.Include.NON_NULL) TriggerJson trigger) {
+
+  /**
+   * The event that started a run (on the detail only): its CloudEvents identity and the link to the
+   * event, whose answer lists the runs it started.
+   */
+  public record TriggerJson(String id, String source, String type, String time, String href) {
+    static TriggerJson of(JsonNode envelope) {
+      if (envelope == null || !envelope.isObject()) {
+        return null;
+      }
+      String id = envelope.path("id").asText(null);
+      String source = envelope.path("source").asText(null);
+      String time = envelope.path("time").asText(null);
+      return new TriggerJson(
+          id,
+          source,
+          envelope.path("type").asText(null),
+          time,
+          id == null || source == null
+              ? null
+              : "/api/v1/events?source=" + encoded(source) + "&id=" + encoded(id));
+    }
+
+    private static String encoded(String text) {
+      return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+  }
 
   /** A run without derived state (answers to commands and submissions). */
   public static RunJson summary(RunRecord run) {
-    return of(run, null, null, null, null, null);
+    return of(run, null, null, null, null, null, null);
   }
 
   /** A run in a list, with its derived state among {@code liveNodes}. */
   static RunJson listed(RunRecord run, Set<String> liveNodes) {
     DerivedState state = DerivedState.of(run, liveNodes);
-    return of(run, state == null ? null : state.id(), null, null, null, null);
+    return of(run, state == null ? null : state.id(), null, null, null, null, null);
   }
 
   public static RunJson detail(RunView view) {
-    return of(view.run(), null, view.steps(), view.children(), view.ownership(), view.commands());
+    return of(
+        view.run(),
+        null,
+        view.steps(),
+        view.children(),
+        view.ownership(),
+        view.commands(),
+        TriggerJson.of(view.trigger()));
   }
 
   /** The detail with its derived state, computed from its steps as well. */
   static RunJson detail(RunView view, Set<String> liveNodes) {
     DerivedState listed = DerivedState.of(view.run(), liveNodes);
     String state = listed == null ? stepState(view) : listed.id();
-    return of(view.run(), state, view.steps(), view.children(), view.ownership(), view.commands());
+    return of(
+        view.run(),
+        state,
+        view.steps(),
+        view.children(),
+        view.ownership(),
+        view.commands(),
+        TriggerJson.of(view.trigger()));
   }
 
   private static String stepState(RunView view) {
@@ -92,7 +138,8 @@ public record RunJson(
       List<StepView> steps,
       List<UUID> children,
       List<ClaimRecord> ownership,
-      List<CommandRecord> commands) {
+      List<CommandRecord> commands,
+      TriggerJson trigger) {
     return new RunJson(
         run.runId(),
         run.flowName(),
@@ -115,6 +162,7 @@ public record RunJson(
         steps,
         children,
         ownership,
-        commands);
+        commands,
+        trigger);
   }
 }

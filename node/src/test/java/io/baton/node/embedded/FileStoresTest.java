@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.baton.journal.JournalFixtures;
 import io.baton.journal.RunStatus;
+import io.baton.store.CloudEvent;
+import io.baton.store.EventStore;
 import io.baton.store.FlowRecord;
 import io.baton.store.RunWriter;
 import io.baton.store.SignalType;
 import io.baton.store.StoreException;
+import io.baton.store.StoredEvent;
 import io.baton.store.Stores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,6 +73,46 @@ class FileStoresTest {
     try (Stores stores = open().stores()) {
       assertThat(stores.metadata().signalsFor(root)).isEmpty();
     }
+  }
+
+  @Test
+  void events_their_marks_and_the_outbox_survive_a_restart() throws Exception {
+    StoredEvent triggered;
+    StoredEvent pending;
+    StoredEvent drained;
+    try (Stores stores = open().stores()) {
+      EventStore events = stores.events();
+      triggered = events.record(event("e-1", "{\"orderId\": 1}"), T0).stored();
+      pending =
+          events.recordAll(List.of(event("e-2", "null"), event("e-1", "2")), T0).get(0).stored();
+      events.markTriggered(List.of(triggered.seq()), T0.plusSeconds(1));
+      events.addToOutbox(List.of(event("e-3", "3"), event("e-4", "4")), T0);
+      drained = events.drainOutbox(1, T0.plusSeconds(2)).get(0);
+      long old = events.record(event("e-old", "0"), T0.minusSeconds(3600)).stored().seq();
+      events.markTriggered(List.of(old), T0);
+      assertThat(events.deleteTriggeredBefore(T0.minusSeconds(60))).isEqualTo(1);
+    }
+
+    try (Stores stores = open().stores()) {
+      EventStore events = stores.events();
+      assertThat(events.find("/shop", "e-1").orElseThrow().triggeredAt())
+          .isEqualTo(T0.plusSeconds(1));
+      assertThat(events.record(event("e-1", "9"), T0).duplicate()).isTrue();
+      assertThat(events.find(pending.seq())).contains(pending);
+      assertThat(events.find("/shop", "e-3")).contains(drained);
+      assertThat(events.find("/shop", "e-old")).isEmpty();
+      assertThat(events.untriggered(T0.plusSeconds(5), 10))
+          .extracting(stored -> stored.event().id())
+          .containsExactly("e-2", "e-3");
+      assertThat(events.outboxSize()).isEqualTo(1);
+      StoredEvent fourth = events.drainOutbox(10, T0.plusSeconds(3)).get(0);
+      assertThat(fourth.event().id()).isEqualTo("e-4");
+      assertThat(fourth.seq()).isGreaterThan(drained.seq() + 1);
+    }
+  }
+
+  private static CloudEvent event(String id, String data) {
+    return new CloudEvent(id, "/shop", "order.created", null, RunWriter.json("n", data));
   }
 
   @Test

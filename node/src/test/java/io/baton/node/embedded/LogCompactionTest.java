@@ -7,12 +7,16 @@ import io.baton.journal.Checkpoint;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.replay.Replay;
+import io.baton.store.CloudEvent;
+import io.baton.store.EventFilter;
+import io.baton.store.EventStore;
 import io.baton.store.FlowRecord;
 import io.baton.store.RunRecord;
 import io.baton.store.RunRetention.Deadline;
 import io.baton.store.RunWriter;
 import io.baton.store.Signal;
 import io.baton.store.SignalType;
+import io.baton.store.StoredEvent;
 import io.baton.store.Stores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,6 +80,7 @@ class LogCompactionTest {
     UUID deleted;
     String blob;
     List<Signal> signals;
+    List<StoredEvent> storedEvents;
     List<JournalEntry> history;
     Optional<RunRecord> liveRow;
     Optional<RunRecord> parkedRow;
@@ -112,6 +117,17 @@ class LogCompactionTest {
       deleted =
           new RunWriter(stores.journal(), T0).running("dev", "node-a", 13).succeed(null).root();
       expireEverythingFinished(stores);
+      // events: one triggered, one deleted (a gap in the sequence), one waiting, one in the outbox
+      EventStore events = stores.events();
+      events.record(event("e1"), T0);
+      events.record(event("e2"), T0);
+      events.record(event("e3"), T0.plusSeconds(60));
+      events.markTriggered(List.of(1L, 2L), T0);
+      events.deleteTriggeredBefore(T0.plusNanos(1_000)); // drops e1 and e2
+      events.record(event("e4"), T0.plusSeconds(60));
+      events.markTriggered(List.of(4L), T0.plusSeconds(61));
+      events.addToOutbox(List.of(event("o1")), T0);
+      storedEvents = events.find(EventFilter.ALL, 100);
       signals = stores.metadata().signalsFor(parked);
       history = stores.journal().readHistory(live, 1, 1000);
       liveRow = stores.metadata().findRun(live);
@@ -138,7 +154,19 @@ class LogCompactionTest {
       assertThat(stores.blobs().contains(blob)).isTrue();
       Signal next = stores.metadata().addSignal(parked, SignalType.CANCEL, null, null, T0);
       assertThat(next.id()).as("ids are not reused").isEqualTo(signals.get(0).id() + 1);
+      assertThat(stores.events().find(EventFilter.ALL, 100))
+          .isEqualTo(storedEvents)
+          .extracting(StoredEvent::seq)
+          .containsExactly(3L, 4L);
+      assertThat(stores.events().outboxSize()).isEqualTo(1);
+      assertThat(stores.events().record(event("e5"), T0).stored().seq())
+          .as("event sequence numbers are not reused")
+          .isEqualTo(5);
     }
+  }
+
+  private static CloudEvent event(String id) {
+    return new CloudEvent(id, "/shop", "order.created", null, json("n", 1));
   }
 
   private static void expireEverythingFinished(Stores stores) {

@@ -127,6 +127,7 @@ public class AccessControlApiTest extends ApiTestBase {
     lowest.put("GET /api/run-counts", "viewer");
     lowest.put("POST /api/events", "operator");
     lowest.put("GET /api/events", "viewer");
+    lowest.put("GET /api/events/{seq}", "viewer");
     lowest.put("POST /api/events/replay", "operator");
     lowest.put("POST /api/keys", "admin");
     lowest.put("GET /api/keys", "admin");
@@ -294,7 +295,7 @@ public class AccessControlApiTest extends ApiTestBase {
     if (path.contains("{id}")) {
       path = path.replace("{id}", prepareRun(flow).toString());
     }
-    path = path.replace("{name}", flow);
+    path = path.replace("{name}", flow).replace("{seq}", "1");
     if (plain.equals("GET /api/runs")) {
       path += "?flow=" + flow;
     }

@@ -36,7 +36,9 @@ class ApiContractTest extends ApiTestBase {
           "POST /api/v1/events 200",
           "EventApiTest.an_event_answers_201_with_one_run_per_matching_flow_and_again_200_with_the_same_runs",
           "POST /api/v1/events/replay 200",
-          "EventApiTest.an_event_no_flow_matches_is_kept_and_a_replay_starts_only_the_missing_runs");
+          "EventApiTest.an_event_no_flow_matches_is_kept_and_a_replay_starts_only_the_missing_runs",
+          "GET /api/v1/events/{seq} 200",
+          "EventApiTest.a_triggered_run_links_to_its_event_and_the_event_lists_its_runs");
 
   private static final Set<String> answered = new HashSet<>();
 
@@ -161,6 +163,8 @@ class ApiContractTest extends ApiTestBase {
     call("GET", "/api/events", "/api/events", null, 200);
     call("GET", "/api/events", "/api/events?limit=x", null, 400);
     call("GET", "/api/events", "/api/events?source=/nowhere&id=nope", null, 404);
+    call("GET", "/api/events/{seq}", "/api/events/nope", null, 400);
+    call("GET", "/api/events/{seq}", "/api/events/" + Long.MAX_VALUE, null, 404);
     call("POST", "/api/events", "/api/events", "{\"id\": ", 400);
     call("POST", "/api/events/replay", "/api/events/replay", "{\"dryRun\": \"yes\"}", 400);
     call("GET", "/api/version", "/api/version", null, 200);

@@ -2,6 +2,7 @@ package io.baton.node.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -318,5 +319,35 @@ class DashboardBrowserTest extends ApiTestBase {
     awaitText(By.id("run-status"), "SUCCEEDED");
     String runId = browser.findElement(By.id("run-id")).getText();
     assertThat(run(UUID.fromString(runId)).get("input").get("value").asInt()).isEqualTo(42);
+  }
+
+  @Test
+  void a_triggered_run_links_to_its_event_and_the_event_page_back_to_the_run() throws Exception {
+    String flow = uniqueName("on-order");
+    String type = uniqueName("order") + ".created";
+    applyFlow(
+        """
+        name: %s
+        trigger: {event: %s, key: "{{ event.data.orderId }}"}
+        steps: [{name: only, capability: noop}]
+        """
+            .formatted(flow, type));
+    String eventId = uniqueName("e");
+    JsonNode answer =
+        http.post(
+                "/api/v1/events",
+                """
+                {"id": "%s", "source": "/shop", "type": "%s", "data": {"orderId": 5}}
+                """
+                    .formatted(eventId, type))
+            .json();
+    String runId = answer.get("runs").get(0).get("runId").asText();
+
+    open(node, "#/run/" + runId);
+    await(By.id("run-trigger")).click();
+    awaitText(By.id("event-id"), eventId);
+    screenshots("event");
+    await(By.linkText(runId)).click();
+    awaitText(By.id("run-id"), runId);
   }
 }

@@ -3,6 +3,7 @@ package io.baton.node.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.event.EventTriggers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -62,7 +63,9 @@ public class EventApiTest extends ApiTestBase {
   @Test
   void an_event_answers_201_with_one_run_per_matching_flow_and_again_200_with_the_same_runs() {
     String id = uniqueName("e");
+    long duplicatesBefore = node.metrics().counter(EventTriggers.DUPLICATES).getCount();
     Reply first = http.post("/api/events", order(id, 41), "application/cloudevents+json");
+    long duplicatesAfterFirst = node.metrics().counter(EventTriggers.DUPLICATES).getCount();
     Reply again = http.post("/api/events", order(id, 41), "application/cloudevents+json");
 
     assertThat(first.status()).as("%s", first).isEqualTo(201);
@@ -73,6 +76,10 @@ public class EventApiTest extends ApiTestBase {
     assertThat(again.status()).as("%s", again).isEqualTo(200);
     assertThat(again.json().get("duplicate").asBoolean()).isTrue();
     assertThat(runIdsOf(again.json())).isEqualTo(runIdsOf(answer));
+    assertThat(duplicatesAfterFirst).isEqualTo(duplicatesBefore);
+    assertThat(node.metrics().counter(EventTriggers.DUPLICATES).getCount())
+        .isEqualTo(duplicatesBefore + 1);
+    assertThat(http.get("/metrics").body()).contains("baton_events_duplicates_total ");
 
     JsonNode shipRun = null;
     for (JsonNode run : answer.get("runs")) {
@@ -85,6 +92,38 @@ public class EventApiTest extends ApiTestBase {
     JsonNode done = awaitStatus(UUID.fromString(shipRun.get("runId").asText()), "SUCCEEDED");
     assertThat(done.get("input").get("orderId").asInt()).isEqualTo(41);
     assertThat(done.get("idempotencyKey").asText()).isEqualTo("event:" + ship + "/41");
+  }
+
+  @Test
+  void a_triggered_run_links_to_its_event_and_the_event_lists_its_runs() {
+    String id = uniqueName("e");
+    JsonNode answer = http.post("/api/events", order(id, 43)).json();
+    List<String> started = runIdsOf(answer);
+    assertThat(started).hasSize(2);
+
+    JsonNode run = http.get("/api/v1/runs/" + started.get(0)).json();
+    JsonNode trigger = run.get("trigger");
+    assertThat(trigger.get("id").asText()).isEqualTo(id);
+    assertThat(trigger.get("source").asText()).isEqualTo("/shop");
+    assertThat(trigger.get("type").asText()).isEqualTo(prefix + ".order.created");
+    assertThat(trigger.get("time").asText()).isEqualTo("2026-11-26T01:02:03.456Z");
+    Reply bySourceAndId = http.get(trigger.get("href").asText());
+    assertThat(bySourceAndId.status()).as("%s", bySourceAndId).isEqualTo(200);
+    assertThat(runIdsOf(bySourceAndId.json())).containsExactlyInAnyOrderElementsOf(started);
+
+    String href = bySourceAndId.json().get("href").asText();
+    assertThat(href).isEqualTo("/api/v1/events/" + answer.get("event").get("seq").asLong());
+    Reply bySeq = http.get(href);
+    assertThat(bySeq.status()).as("%s", bySeq).isEqualTo(200);
+    assertThat(bySeq.json().get("id").asText()).isEqualTo(id);
+    assertThat(runIdsOf(bySeq.json())).containsExactlyInAnyOrderElementsOf(started);
+    for (JsonNode each : bySeq.json().get("runs")) {
+      assertThat(http.get(each.get("href").asText()).json().get("trigger").get("id").asText())
+          .isEqualTo(id);
+    }
+
+    UUID byHand = submit(ship, "{\"orderId\": 1}");
+    assertThat(http.get("/api/v1/runs/" + byHand).json().has("trigger")).isFalse();
   }
 
   @Test

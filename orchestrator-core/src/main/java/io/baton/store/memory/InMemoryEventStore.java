@@ -44,6 +44,47 @@ public final class InMemoryEventStore implements EventStore {
   }
 
   @Override
+  public synchronized Optional<StoredEvent> find(long seq) {
+    return bySourceAndId.values().stream().filter(stored -> stored.seq() == seq).findFirst();
+  }
+
+  /** Every stored event, in the order received (the embedded store's snapshot). */
+  public synchronized List<StoredEvent> all() {
+    return List.copyOf(bySourceAndId.values());
+  }
+
+  /** The events in the outbox, oldest first (the embedded store's snapshot). */
+  public synchronized List<CloudEvent> outboxContents() {
+    return List.copyOf(outbox);
+  }
+
+  /** The last sequence number given, whether or not its event is still kept. */
+  public synchronized long lastSeq() {
+    return lastSeq;
+  }
+
+  /**
+   * Puts back an event as it was stored, its sequence number and marks included, and counts the
+   * sequence on from at least {@code lastSeq} (the embedded store rebuilding from a snapshot).
+   */
+  public synchronized void restore(StoredEvent stored, long lastSeq) {
+    bySourceAndId.put(Key.of(stored.event()), stored);
+    this.lastSeq = Math.max(this.lastSeq, Math.max(lastSeq, stored.seq()));
+  }
+
+  /** Counts the sequence on from at least {@code lastSeq}. */
+  public synchronized void restoreLastSeq(long lastSeq) {
+    this.lastSeq = Math.max(this.lastSeq, lastSeq);
+  }
+
+  /** Forgets every event and the outbox (the embedded store rebuilds memory from its log). */
+  public synchronized void clear() {
+    bySourceAndId.clear();
+    outbox.clear();
+    lastSeq = 0;
+  }
+
+  @Override
   public synchronized Optional<StoredEvent> find(String source, String id) {
     return Optional.ofNullable(bySourceAndId.get(new Key(source, id)));
   }

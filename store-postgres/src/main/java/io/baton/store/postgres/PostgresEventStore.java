@@ -30,8 +30,18 @@ public final class PostgresEventStore implements EventStore {
   }
 
   @Override
+  public List<EventReceipt> recordAll(List<CloudEvent> batch, Instant receivedAt) {
+    return rows.recordAll(batch, receivedAt);
+  }
+
+  @Override
   public Optional<StoredEvent> find(String source, String id) {
     return rows.find(source, id);
+  }
+
+  @Override
+  public Optional<StoredEvent> find(long seq) {
+    return rows.find(seq);
   }
 
   @Override

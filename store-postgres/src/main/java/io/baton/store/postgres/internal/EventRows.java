@@ -9,8 +9,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
@@ -58,6 +62,113 @@ public final class EventRows {
           }
           return new EventReceipt(find(handle, event.source(), event.id()).orElseThrow(), true);
         });
+  }
+
+  /**
+   * A batch in one transaction and two statements: one insert of every event (a conflict on {@code
+   * (source, id)} inserts nothing), one read of those that were stored before.
+   */
+  public List<EventReceipt> recordAll(List<CloudEvent> batch, Instant receivedAt) {
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    return database.inTransaction(
+        "record " + batch.size() + " events",
+        handle -> {
+          Map<Key, StoredEvent> inserted = new HashMap<>();
+          for (StoredEvent stored : insertAll(handle, batch, receivedAt)) {
+            inserted.put(Key.of(stored.event()), stored);
+          }
+          Map<Key, StoredEvent> before = new HashMap<>();
+          List<CloudEvent> missing =
+              batch.stream().filter(event -> !inserted.containsKey(Key.of(event))).toList();
+          for (StoredEvent stored : findAll(handle, missing)) {
+            before.put(Key.of(stored.event()), stored);
+          }
+          List<EventReceipt> receipts = new ArrayList<>();
+          Set<Key> answered = new HashSet<>();
+          for (CloudEvent event : batch) {
+            Key key = Key.of(event);
+            StoredEvent fresh = inserted.get(key);
+            if (fresh != null && answered.add(key)) {
+              receipts.add(new EventReceipt(fresh, false));
+            } else {
+              StoredEvent stored = fresh != null ? fresh : before.get(key);
+              if (stored == null) {
+                throw new IllegalStateException(
+                    "event " + event.source() + "/" + event.id() + " neither stored nor found");
+              }
+              receipts.add(new EventReceipt(stored, true));
+            }
+          }
+          return receipts;
+        });
+  }
+
+  private record Key(String source, String id) {
+    static Key of(CloudEvent event) {
+      return new Key(event.source(), event.id());
+    }
+  }
+
+  private static List<StoredEvent> insertAll(
+      Handle handle, List<CloudEvent> batch, Instant receivedAt) {
+    List<String> sources = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    List<String> times = new ArrayList<>();
+    List<String> data = new ArrayList<>();
+    for (CloudEvent event : batch) {
+      sources.add(event.source());
+      ids.add(event.id());
+      types.add(event.type());
+      times.add(Sql.iso(event.time()));
+      data.add(Sql.json(event.data()));
+    }
+    return handle
+        .createQuery(
+            "INSERT INTO events (source, id, type, event_time, data, received_at)"
+                + " SELECT source, id, type, event_time, data, CAST(:at AS timestamptz) FROM unnest(CAST(:sources AS"
+                + " text[]), CAST(:ids AS text[]), CAST(:types AS text[]), CAST(:times AS"
+                + " timestamptz[]), CAST(:data AS jsonb[])) WITH ORDINALITY AS e(source, id,"
+                + " type, event_time, data, position) ORDER BY position"
+                + " ON CONFLICT (source, id) DO NOTHING RETURNING "
+                + COLUMNS)
+        .bindArray("sources", String.class, sources)
+        .bindArray("ids", String.class, ids)
+        .bindArray("types", String.class, types)
+        .bindArray("times", String.class, times)
+        .bindArray("data", String.class, data)
+        .bind("at", Sql.timestamp(receivedAt))
+        .map((rs, ctx) -> map(rs))
+        .list();
+  }
+
+  private static List<StoredEvent> findAll(Handle handle, List<CloudEvent> events) {
+    if (events.isEmpty()) {
+      return List.of();
+    }
+    return handle
+        .createQuery(
+            "SELECT "
+                + COLUMNS
+                + " FROM events WHERE (source, id) IN (SELECT * FROM unnest(CAST(:sources AS"
+                + " text[]), CAST(:ids AS text[])))")
+        .bindArray("sources", String.class, events.stream().map(CloudEvent::source).toList())
+        .bindArray("ids", String.class, events.stream().map(CloudEvent::id).toList())
+        .map((rs, ctx) -> map(rs))
+        .list();
+  }
+
+  public Optional<StoredEvent> find(long seq) {
+    return database.withHandle(
+        "find event " + seq,
+        handle ->
+            handle
+                .createQuery("SELECT " + COLUMNS + " FROM events WHERE seq = :seq")
+                .bind("seq", seq)
+                .map((rs, ctx) -> map(rs))
+                .findOne());
   }
 
   public Optional<StoredEvent> find(String source, String id) {
