@@ -114,7 +114,15 @@ public final class Engine {
             receipts);
     StepInvoker invoker =
         new StepInvoker(
-            config.nodeId(), scheduler, io, capabilities, flows, random, treeLoop, this::mayInvoke);
+            config.nodeId(),
+            scheduler,
+            io,
+            capabilities,
+            flows,
+            random,
+            treeLoop,
+            this::mayInvoke,
+            config.limits());
     this.driver =
         new TreeDriver(
             scheduler,

@@ -27,6 +27,7 @@ import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,7 @@ final class StepInvoker {
   private final RandomGenerator random;
   private final TreeLoop loop;
   private final BooleanSupplier mayInvoke;
+  private final RunLimits limits;
 
   /**
    * @param mayInvoke whether an attempt whose start is journaled may be invoked now (not while the
@@ -66,7 +68,8 @@ final class StepInvoker {
       FlowRegistry flows,
       RandomGenerator random,
       TreeLoop loop,
-      BooleanSupplier mayInvoke) {
+      BooleanSupplier mayInvoke,
+      RunLimits limits) {
     this.nodeId = nodeId;
     this.scheduler = scheduler;
     this.io = io;
@@ -75,6 +78,7 @@ final class StepInvoker {
     this.random = random;
     this.loop = loop;
     this.mayInvoke = mayInvoke;
+    this.limits = limits;
   }
 
   /**
@@ -350,6 +354,12 @@ final class StepInvoker {
       fail(tree, run, step, attempt.number, failed, attempt.startedAt);
       return;
     }
+    Optional<StepOutcome.Failed> refused =
+        SubflowLimits.refusal(limits, tree.state, undecided(tree), run, step.name(), flowName);
+    if (refused.isPresent()) {
+      fail(tree, run, step, attempt.number, refused.get(), attempt.startedAt);
+      return;
+    }
     UUID childId = childRunId(run.runId(), step.name(), attempt.number);
     tree.addFlow(flow.get());
     ObjectNode detail =
@@ -370,6 +380,12 @@ final class StepInvoker {
             null,
             run.trigger()),
         null);
+  }
+
+  private static List<PendingEvent> undecided(ActiveTree tree) {
+    List<PendingEvent> undecided = new ArrayList<>(tree.appends.buffered());
+    undecided.addAll(tree.appends.inFlight());
+    return undecided;
   }
 
   /**
