@@ -47,10 +47,16 @@ public final class ErrorCodes {
   public static final String TREE_RUNS_EXCEEDED = "tree_runs_exceeded";
 
   /**
-   * The {@code http} capability's egress policy refused the request's destination (not
-   * retryable); the message names the address and the rule.
+   * The {@code http} capability's egress policy refused the request's destination (not retryable);
+   * the message names the address and the rule.
    */
   public static final String EGRESS_DENIED = "egress_denied";
+
+  /**
+   * A step's output is larger than the node's {@code execution.maxOutputSize} (not retryable): it
+   * is not journaled.
+   */
+  public static final String OUTPUT_TOO_LARGE = "output_too_large";
 
   /** The capability threw instead of returning an outcome (a bug; retryable). */
   public static final String INTERNAL = "internal_error";

@@ -11,12 +11,16 @@ package io.baton.engine;
  * @param maxSubflowDepth how deep subflows may nest: a root is at depth 0, its children at 1; a
  *     child that would be deeper is not started
  * @param maxRunsPerTree how many runs one tree may hold, the root and every subflow counted
+ * @param maxOutputSize the largest step output journaled, in bytes of JSON; a step whose output is
+ *     larger fails with {@link io.baton.capability.ErrorCodes#OUTPUT_TOO_LARGE}, not retryable
  */
-public record RunLimits(int maxSubflowDepth, int maxRunsPerTree) {
+public record RunLimits(int maxSubflowDepth, int maxRunsPerTree, long maxOutputSize) {
   public static final int DEFAULT_MAX_SUBFLOW_DEPTH = 32;
   public static final int DEFAULT_MAX_RUNS_PER_TREE = 10_000;
   public static final String MAX_SUBFLOW_DEPTH_KEY = "execution.maxSubflowDepth";
   public static final String MAX_RUNS_PER_TREE_KEY = "execution.maxRunsPerTree";
+  public static final long DEFAULT_MAX_OUTPUT_SIZE = 1024 * 1024;
+  public static final String MAX_OUTPUT_SIZE_KEY = "execution.maxOutputSize";
 
   public RunLimits {
     if (maxSubflowDepth < 1) {
@@ -29,6 +33,15 @@ public record RunLimits(int maxSubflowDepth, int maxRunsPerTree) {
               + " must be at least 2 (a root and one subflow), got "
               + maxRunsPerTree);
     }
+    if (maxOutputSize < 1) {
+      throw new IllegalArgumentException(
+          MAX_OUTPUT_SIZE_KEY + " must be at least 1 byte, got " + maxOutputSize);
+    }
+  }
+
+  /** The given tree limits and the default output size. */
+  public RunLimits(int maxSubflowDepth, int maxRunsPerTree) {
+    this(maxSubflowDepth, maxRunsPerTree, DEFAULT_MAX_OUTPUT_SIZE);
   }
 
   public static RunLimits defaults() {

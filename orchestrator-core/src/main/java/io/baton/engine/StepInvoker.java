@@ -1,5 +1,6 @@
 package io.baton.engine;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.capability.Capability;
@@ -252,7 +253,10 @@ final class StepInvoker {
     }
     RunState run = tree.state.run(attempt.key.runId());
     StepDefinition step = tree.flowOf(run).step(attempt.key.step());
-    if (outcome instanceof StepOutcome.Completed completed) {
+    StepOutcome.Failed tooLarge = outputTooLarge(step, outcome);
+    if (tooLarge != null) {
+      fail(tree, run, step, attempt.number, tooLarge, attempt.startedAt);
+    } else if (outcome instanceof StepOutcome.Completed completed) {
       tree.decide(
           run.runId(),
           new StepCompleted(
@@ -269,6 +273,35 @@ final class StepInvoker {
       suspend(tree, run, step, attempt, (StepOutcome.Suspended) outcome);
     }
     loop.drive(tree);
+  }
+
+  /** The failure of a completed step whose output is beyond the limit, or null. */
+  private StepOutcome.Failed outputTooLarge(StepDefinition step, StepOutcome outcome) {
+    if (!(outcome instanceof StepOutcome.Completed completed)) {
+      return null;
+    }
+    long size;
+    try {
+      size = JournalCodec.mapper().writeValueAsBytes(completed.output()).length;
+    } catch (JsonProcessingException e) {
+      return new StepOutcome.Failed(
+          ErrorCodes.INTERNAL, "step " + step.name() + "'s output is not JSON: " + e, false);
+    }
+    if (size <= limits.maxOutputSize()) {
+      return null;
+    }
+    return new StepOutcome.Failed(
+        ErrorCodes.OUTPUT_TOO_LARGE,
+        "step "
+            + step.name()
+            + "'s output is "
+            + size
+            + " bytes of JSON, larger than "
+            + RunLimits.MAX_OUTPUT_SIZE_KEY
+            + " = "
+            + limits.maxOutputSize()
+            + " bytes; it was not journaled",
+        false);
   }
 
   /** Journals a failed attempt, with the due time of the next one when the policy allows it. */

@@ -116,6 +116,27 @@ class RunawayFlowsTest {
   }
 
   @Test
+  void a_step_whose_output_is_beyond_the_limit_fails_naming_it_and_nothing_is_journaled() {
+    Orchestrator orchestrator = start(new RunLimits(32, 10_000, 100));
+    cluster.apply(
+        TestFlows.named("chatty")
+            .step("small", "echo", "{\"ok\": true}")
+            .step("big", "echo", "{\"text\": \"" + "x".repeat(200) + "\"}")
+            .build());
+    UUID root = submit(orchestrator, "chatty");
+
+    cluster.runUntil(() -> orchestrator.find(root).status() == RunStatus.FAILED);
+
+    List<StepFailed> tooLarge = limitFailures(orchestrator, root, ErrorCodes.OUTPUT_TOO_LARGE);
+    assertThat(tooLarge).hasSize(1);
+    assertThat(tooLarge.get(0).step()).isEqualTo("big");
+    assertThat(tooLarge.get(0).message())
+        .contains("execution.maxOutputSize = 100 bytes")
+        .contains("larger than");
+    assertThat(orchestrator.journal(root).toString()).doesNotContain("x".repeat(200));
+  }
+
+  @Test
   void a_subflow_within_the_limits_runs_as_before() {
     Orchestrator orchestrator = start(new RunLimits(1, 2));
     cluster.apply(TestFlows.named("leaf").step("only", "echo", "{\"ok\": true}").build());
