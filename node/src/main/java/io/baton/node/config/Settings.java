@@ -57,8 +57,9 @@ public final class Settings {
     }
   }
 
+  /** The comma-separated values of {@code key}; empty when it has none. */
   public List<String> list(ConfigKey key) {
-    return Arrays.stream(string(key).split(","))
+    return Arrays.stream(optional(key).orElse("").split(","))
         .map(String::trim)
         .filter(s -> !s.isEmpty())
         .toList();

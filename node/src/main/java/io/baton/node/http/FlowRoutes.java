@@ -29,8 +29,10 @@ final class FlowRoutes implements Routes {
 
   private final Orchestrator orchestrator;
   private final FlowStore flowStore;
+  private final RequestLimits limits;
 
-  FlowRoutes(Orchestrator orchestrator, FlowStore flowStore) {
+  FlowRoutes(Orchestrator orchestrator, FlowStore flowStore, RequestLimits limits) {
+    this.limits = limits;
     this.orchestrator = orchestrator;
     this.flowStore = flowStore;
   }
@@ -63,6 +65,11 @@ final class FlowRoutes implements Routes {
 
   private void apply(Context ctx) {
     requireFlowContentType(ctx);
+    RequestLimits.check(
+        "The flow",
+        ctx.bodyAsBytes().length,
+        limits.maxFlowSize(),
+        RequestLimits.MAX_FLOW_SIZE_KEY);
     String source = ctx.queryParam("source");
     Flow flow =
         orchestrator.readFlow(

@@ -117,11 +117,15 @@ public final class HttpApi implements AutoCloseable {
   private static List<Routes> routes(Builder builder, EventStream stream) {
     OrchestratorNode node = builder.node;
     return List.of(
-        new FlowRoutes(node.orchestrator(), node.stores().metadata()),
+        new FlowRoutes(node.orchestrator(), node.stores().metadata(), builder.settings.limits()),
         new RunRoutes(
-            node.orchestrator(), node.stores().metadata(), node.stores().journal(), node.leases()),
+            node.orchestrator(),
+            node.stores().metadata(),
+            node.stores().journal(),
+            node.leases(),
+            builder.settings.limits()),
         new RunActionRoutes(node.orchestrator()),
-        new EventRoutes(node.events()),
+        new EventRoutes(node.events(), builder.settings.limits()),
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
         new ClusterRoutes(node, builder.version),
         new StreamRoutes(stream),
@@ -139,7 +143,10 @@ public final class HttpApi implements AutoCloseable {
     // The dashboard: static files on the classpath, at / on every node, no external requests.
     config.staticFiles.add(DASHBOARD, Location.CLASSPATH);
     config.concurrency.executor = LazyKt.lazy(() -> new AsyncExecutor(async));
-    config.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+    config.jetty.modifyServer(
+        server -> server.setErrorHandler(new ProblemErrorHandler(settings.limits())));
+    config.jetty.modifyHttpConfiguration(
+        http -> http.setRequestHeaderSize(settings.limits().maxHeaderSize()));
     if (tls != null) {
       config.jetty.addConnector(
           (server, http) -> {

@@ -95,6 +95,9 @@ final class ProblemMapper {
       return Problem.of(
           409, "run-conflict", "Not allowed in the run's status", conflict.getMessage());
     }
+    if (failure instanceof PayloadTooLargeException tooLarge) {
+      return Problem.of(413, "too-large", "Request too large", tooLarge.getMessage());
+    }
     if (failure instanceof BlobTooLargeException tooLarge) {
       return Problem.of(413, "body-too-large", "Request body too large", tooLarge.getMessage());
     }
@@ -142,7 +145,9 @@ final class ProblemMapper {
               413,
               "body-too-large",
               "Request body too large",
-              "The request body is larger than the limit of " + maxBodySize + " bytes");
+              "The request body is larger than the limit of "
+                  + maxBodySize
+                  + " bytes (http.maxBodySize)");
       case 415 ->
           Problem.of(
               415, "unsupported-media-type", "Unsupported media type", response.getMessage());
