@@ -1,4 +1,4 @@
-package io.baton.node.fuzz;
+package io.baton.node;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.baton.node.http.ApiTestBase;
@@ -41,14 +41,16 @@ class ApiFuzzTest extends ApiTestBase {
 
   @FuzzTest(maxDuration = "5m")
   void query_parameters(byte[] data) {
-    String query = QueryText.encode(new String(data, StandardCharsets.UTF_8));
+    String text = new String(data, StandardCharsets.UTF_8);
+    String query = QueryText.encode(text);
     for (String path :
         new String[] {
           "/api/runs", "/api/runs/" + run + "/journal", "/api/events", "/api/run-counts"
         }) {
       String uri = path + "?" + query;
       HttpRequest.Builder request = http.request(uri).GET();
-      FuzzChecks.answered("GET " + uri, http.send(request));
+      // the decoded text too: a detail may quote a parameter's value as the node decoded it
+      FuzzChecks.answered("GET " + uri + " (" + text + ")", http.send(request));
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.baton.node.fuzz;
+package io.baton.node;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,4 +1,4 @@
-package io.baton.node.fuzz;
+package io.baton.node;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;

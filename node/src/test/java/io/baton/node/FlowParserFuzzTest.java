@@ -1,4 +1,4 @@
-package io.baton.node.fuzz;
+package io.baton.node;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.baton.capability.CapabilityRegistry;
@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets;
  * Coverage-guided fuzzing of the flow parser (Jazzer): any text is accepted as a flow or refused
  * with {@link FlowValidationException} problems that name the file and say what is wrong; nothing
  * else escapes. In the suite, Jazzer replays the corpus in {@code
- * src/test/resources/io/baton/node/fuzz/FlowParserFuzzTestInputs/flow_parser} (the examples and the
- * test flows, plus every finding once fixed); {@code JAZZER_FUZZ=1} fuzzes (README, "Heavy runs").
+ * src/test/resources/io/baton/node/FlowParserFuzzTestInputs/flow_parser} (the examples and the test
+ * flows, plus every finding once fixed); {@code JAZZER_FUZZ=1} fuzzes (README, "Heavy runs").
  */
 class FlowParserFuzzTest {
   private static final String FILE = "fuzzed.yaml";
