@@ -76,7 +76,7 @@ public final class NodeRuntime implements AutoCloseable {
             () -> Backends.stores(config.store(), scheduler.clock(), metrics));
     this.stores = opened.stores();
     this.leases = Backends.leases(config, scheduler, opened.highestToken());
-    CapabilityRegistry capabilities = BuiltInCapabilities.registry();
+    CapabilityRegistry capabilities = BuiltInCapabilities.registry(config.egress());
     int committers = Backends.journalCommitters(config.store().type());
     EngineMetrics observed = new EngineMetrics(metrics);
     this.node =

@@ -66,6 +66,7 @@ final class ServerCommands {
       presets.put(ConfigKeys.LEASE_TYPE.name(), LeaseBackend.LOCAL.configName());
       presets.put(ConfigKeys.LEASE_TTL.name(), "5s");
       presets.put(ConfigKeys.AUTH_MODE.name(), "none");
+      presets.put(ConfigKeys.EGRESS_ALLOW_LOOPBACK.name(), "true");
       if (Files.isDirectory(Path.of("examples"))) {
         presets.put(ConfigKeys.FLOWS_DIR.name(), "examples");
       }

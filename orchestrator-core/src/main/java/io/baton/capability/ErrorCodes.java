@@ -34,6 +34,30 @@ public final class ErrorCodes {
   /** A subflow failed; the parent step fails with this code unless the child's code is known. */
   public static final String SUBFLOW_FAILED = "subflow_failed";
 
+  /**
+   * A subflow would nest deeper than the node's {@code execution.maxSubflowDepth} (not retryable):
+   * usually a flow that starts itself, directly or through others.
+   */
+  public static final String SUBFLOW_DEPTH_EXCEEDED = "subflow_depth_exceeded";
+
+  /**
+   * A subflow would take its run tree past the node's {@code execution.maxRunsPerTree} runs (not
+   * retryable).
+   */
+  public static final String TREE_RUNS_EXCEEDED = "tree_runs_exceeded";
+
+  /**
+   * The {@code http} capability's egress policy refused the request's destination (not retryable);
+   * the message names the address and the rule.
+   */
+  public static final String EGRESS_DENIED = "egress_denied";
+
+  /**
+   * A step's output is larger than the node's {@code execution.maxOutputSize} (not retryable): it
+   * is not journaled.
+   */
+  public static final String OUTPUT_TOO_LARGE = "output_too_large";
+
   /** The capability threw instead of returning an outcome (a bug; retryable). */
   public static final String INTERNAL = "internal_error";
 }

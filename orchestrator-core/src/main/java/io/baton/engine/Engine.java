@@ -124,7 +124,8 @@ public final class Engine {
             random,
             treeLoop,
             this::mayInvoke,
-            () -> traceAllRuns);
+            () -> traceAllRuns,
+            config.limits());
     this.driver =
         new TreeDriver(
             scheduler,

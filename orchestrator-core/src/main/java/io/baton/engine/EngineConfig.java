@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param signalPollInterval how often the node looks for approvals and cancellations addressed to
  *     runs it executes that arrived through another node
  * @param storeRetryMax the longest wait between retries of a journal write while the store is down
+ * @param limits how deep subflows nest and how many runs one tree holds
  */
 public record EngineConfig(
     String nodeId,
@@ -23,7 +24,8 @@ public record EngineConfig(
     Duration drainTimeout,
     Duration parkAfter,
     Duration signalPollInterval,
-    Duration storeRetryMax) {
+    Duration storeRetryMax,
+    RunLimits limits) {
   public static final int DEFAULT_MAX_CONCURRENT_RUNS = 10_000;
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_PARK_AFTER = Duration.ofSeconds(2);
@@ -43,6 +45,7 @@ public record EngineConfig(
     requirePositive(parkAfter, "execution.parkAfter");
     requirePositive(signalPollInterval, "execution.signalPollInterval");
     requirePositive(storeRetryMax, "execution.storeRetryMax");
+    Objects.requireNonNull(limits, "limits");
   }
 
   /**
@@ -61,27 +64,39 @@ public record EngineConfig(
         DEFAULT_DRAIN_TIMEOUT,
         DEFAULT_PARK_AFTER,
         DEFAULT_SIGNAL_POLL_INTERVAL,
-        DEFAULT_STORE_RETRY_MAX);
+        DEFAULT_STORE_RETRY_MAX,
+        RunLimits.defaults());
   }
 
   public EngineConfig withMaxConcurrentRuns(int max) {
     return new EngineConfig(
-        nodeId, max, drainTimeout, parkAfter, signalPollInterval, storeRetryMax);
+        nodeId, max, drainTimeout, parkAfter, signalPollInterval, storeRetryMax, limits);
   }
 
   public EngineConfig withDrainTimeout(Duration timeout) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, timeout, parkAfter, signalPollInterval, storeRetryMax);
+        nodeId, maxConcurrentRuns, timeout, parkAfter, signalPollInterval, storeRetryMax, limits);
   }
 
   public EngineConfig withParkAfter(Duration park) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, drainTimeout, park, signalPollInterval, storeRetryMax);
+        nodeId, maxConcurrentRuns, drainTimeout, park, signalPollInterval, storeRetryMax, limits);
   }
 
   public EngineConfig withSignalPollInterval(Duration interval) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, drainTimeout, parkAfter, interval, storeRetryMax);
+        nodeId, maxConcurrentRuns, drainTimeout, parkAfter, interval, storeRetryMax, limits);
+  }
+
+  public EngineConfig withLimits(RunLimits runLimits) {
+    return new EngineConfig(
+        nodeId,
+        maxConcurrentRuns,
+        drainTimeout,
+        parkAfter,
+        signalPollInterval,
+        storeRetryMax,
+        runLimits);
   }
 
   static void requirePositive(Duration value, String key) {

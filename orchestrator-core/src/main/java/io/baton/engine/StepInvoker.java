@@ -1,5 +1,6 @@
 package io.baton.engine;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.capability.Capability;
@@ -28,6 +29,7 @@ import io.baton.time.Scheduler;
 import io.baton.trace.TraceIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,7 @@ final class StepInvoker {
   private final TreeLoop loop;
   private final BooleanSupplier mayInvoke;
   private final BooleanSupplier traceAllRuns;
+  private final RunLimits limits;
 
   /**
    * @param mayInvoke whether an attempt whose start is journaled may be invoked now (not while the
@@ -71,7 +74,8 @@ final class StepInvoker {
       RandomGenerator random,
       TreeLoop loop,
       BooleanSupplier mayInvoke,
-      BooleanSupplier traceAllRuns) {
+      BooleanSupplier traceAllRuns,
+      RunLimits limits) {
     this.nodeId = nodeId;
     this.scheduler = scheduler;
     this.io = io;
@@ -81,6 +85,7 @@ final class StepInvoker {
     this.loop = loop;
     this.mayInvoke = mayInvoke;
     this.traceAllRuns = traceAllRuns;
+    this.limits = limits;
   }
 
   /**
@@ -272,7 +277,10 @@ final class StepInvoker {
     }
     RunState run = tree.state.run(attempt.key.runId());
     StepDefinition step = tree.flowOf(run).step(attempt.key.step());
-    if (outcome instanceof StepOutcome.Completed completed) {
+    StepOutcome.Failed tooLarge = outputTooLarge(step, outcome);
+    if (tooLarge != null) {
+      fail(tree, run, step, attempt.number, tooLarge, attempt.startedAt);
+    } else if (outcome instanceof StepOutcome.Completed completed) {
       tree.decide(
           run.runId(),
           new StepCompleted(
@@ -289,6 +297,35 @@ final class StepInvoker {
       suspend(tree, run, step, attempt, (StepOutcome.Suspended) outcome);
     }
     loop.drive(tree);
+  }
+
+  /** The failure of a completed step whose output is beyond the limit, or null. */
+  private StepOutcome.Failed outputTooLarge(StepDefinition step, StepOutcome outcome) {
+    if (!(outcome instanceof StepOutcome.Completed completed)) {
+      return null;
+    }
+    long size;
+    try {
+      size = JournalCodec.mapper().writeValueAsBytes(completed.output()).length;
+    } catch (JsonProcessingException e) {
+      return new StepOutcome.Failed(
+          ErrorCodes.INTERNAL, "step " + step.name() + "'s output is not JSON: " + e, false);
+    }
+    if (size <= limits.maxOutputSize()) {
+      return null;
+    }
+    return new StepOutcome.Failed(
+        ErrorCodes.OUTPUT_TOO_LARGE,
+        "step "
+            + step.name()
+            + "'s output is "
+            + size
+            + " bytes of JSON, larger than "
+            + RunLimits.MAX_OUTPUT_SIZE_KEY
+            + " = "
+            + limits.maxOutputSize()
+            + " bytes; it was not journaled",
+        false);
   }
 
   /** Journals a failed attempt, with the due time of the next one when the policy allows it. */
@@ -374,6 +411,12 @@ final class StepInvoker {
       fail(tree, run, step, attempt.number, failed, attempt.startedAt);
       return;
     }
+    Optional<StepOutcome.Failed> refused =
+        SubflowLimits.refusal(limits, tree.state, undecided(tree), run, step.name(), flowName);
+    if (refused.isPresent()) {
+      fail(tree, run, step, attempt.number, refused.get(), attempt.startedAt);
+      return;
+    }
     UUID childId = childRunId(run.runId(), step.name(), attempt.number);
     tree.addFlow(flow.get());
     ObjectNode detail =
@@ -394,6 +437,12 @@ final class StepInvoker {
             null,
             run.trigger()),
         null);
+  }
+
+  private static List<PendingEvent> undecided(ActiveTree tree) {
+    List<PendingEvent> undecided = new ArrayList<>(tree.appends.buffered());
+    undecided.addAll(tree.appends.inFlight());
+    return undecided;
   }
 
   /**

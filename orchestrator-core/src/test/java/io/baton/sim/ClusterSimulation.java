@@ -7,6 +7,7 @@ import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
 import io.baton.engine.EngineMetrics;
 import io.baton.engine.FlowRegistry;
+import io.baton.engine.RunLimits;
 import io.baton.engine.testing.TestCapabilities;
 import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Flow;
@@ -127,6 +128,7 @@ final class ClusterSimulation {
 
   private final long seed;
   private final Random random;
+  private final RunLimits limits;
   private final ManualScheduler global = new ManualScheduler();
   private final SimFaults faults;
   private final InMemoryLeaseService leaseService = new InMemoryLeaseService(global);
@@ -151,6 +153,8 @@ final class ClusterSimulation {
   ClusterSimulation(long seed, boolean brokenFence) {
     this.seed = seed;
     this.random = new Random(seed);
+    Random limitsRandom = new Random(seed * 13 + 5);
+    this.limits = new RunLimits(2 + limitsRandom.nextInt(5), 6 + limitsRandom.nextInt(20));
     this.faults = new SimFaults(new Random(seed * 31 + 7), global::now);
     this.audit =
         new AuditingJournal(brokenFence ? new BrokenFenceJournal(base.journal()) : base.journal());
@@ -197,7 +201,7 @@ final class ClusterSimulation {
     violations.addAll(audit.violations);
     List<String> keys = new ArrayList<>(submissionKeys());
     keys.addAll(events.keys());
-    violations.addAll(SimInvariants.check(base, grants, keys, acknowledged()));
+    violations.addAll(SimInvariants.check(base, grants, keys, acknowledged(), limits));
     violations.addAll(events.check());
     violations.addAll(oracle.check(roots()));
     return new Result(seed, violations, stats());
@@ -234,6 +238,7 @@ final class ClusterSimulation {
         OrchestratorNode.builder()
             .config(
                 EngineConfig.defaults(sim.id)
+                    .withLimits(limits)
                     .withMaxConcurrentRuns(5 + random.nextInt(20))
                     .withDrainTimeout(Duration.ofSeconds(5)))
             .recovery(

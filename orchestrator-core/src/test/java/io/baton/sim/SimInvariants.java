@@ -1,5 +1,7 @@
 package io.baton.sim;
 
+import io.baton.capability.ErrorCodes;
+import io.baton.engine.RunLimits;
 import io.baton.engine.RunStateMachine;
 import io.baton.journal.ClaimReason;
 import io.baton.journal.JournalEntry;
@@ -8,6 +10,7 @@ import io.baton.journal.RunCompleted;
 import io.baton.journal.RunStatus;
 import io.baton.journal.RunStatusChanged;
 import io.baton.journal.StepCompleted;
+import io.baton.journal.replay.Replay;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.TreeState;
 import io.baton.store.RunRecord;
@@ -26,13 +29,18 @@ import java.util.UUID;
  * exists and finished; journals are gapless; no step completion is journaled twice; every status
  * change follows the status machine from the run's actual status; claims carry growing tokens that
  * the lease service really granted to that node; run rows agree with their journals; a finished
- * root has no unfinished subflow.
+ * root has no unfinished subflow; no tree outgrows the nodes' {@link RunLimits}, and a runaway tree
+ * that nobody cancelled failed at one of them.
  */
 final class SimInvariants {
   private SimInvariants() {}
 
   static List<String> check(
-      Stores stores, Set<String> grants, List<String> keys, Map<String, UUID> acked) {
+      Stores stores,
+      Set<String> grants,
+      List<String> keys,
+      Map<String, UUID> acked,
+      RunLimits limits) {
     List<String> violations = new ArrayList<>();
     Set<UUID> roots = new LinkedHashSet<>();
     for (String key : keys) {
@@ -46,6 +54,7 @@ final class SimInvariants {
     }
     for (UUID root : roots) {
       violations.addAll(checkTree(stores, grants, root));
+      violations.addAll(checkLimits(stores, root, limits));
     }
     return violations;
   }
@@ -124,4 +133,54 @@ final class SimInvariants {
     }
     return violations;
   }
+
+  private static List<String> checkLimits(Stores stores, UUID root, RunLimits limits) {
+    List<String> violations = new ArrayList<>();
+    TreeState tree = Replay.replay(stores.journal(), root).orElse(null);
+    if (tree == null || tree.root() == null) {
+      return violations;
+    }
+    if (tree.runs().size() > limits.maxRunsPerTree()) {
+      violations.add(
+          "tree "
+              + root
+              + " holds "
+              + tree.runs().size()
+              + " runs, beyond maxRunsPerTree "
+              + limits.maxRunsPerTree());
+    }
+    for (RunState run : tree.runs()) {
+      int depth = 0;
+      for (RunState at = run; at.parentRunId() != null; at = tree.run(at.parentRunId())) {
+        depth++;
+      }
+      if (depth > limits.maxSubflowDepth()) {
+        violations.add(
+            "run "
+                + run.runId()
+                + " is at depth "
+                + depth
+                + ", beyond "
+                + limits.maxSubflowDepth());
+      }
+    }
+    RunState top = tree.root();
+    if (SimWorkload.RUNAWAY.contains(top.flowName())
+        && top.status() != RunStatus.CANCELLED
+        && (top.status() != RunStatus.FAILED
+            || !LIMIT_CODES.contains(top.error() == null ? "" : top.error().code()))) {
+      violations.add(
+          "runaway tree "
+              + root
+              + " ended "
+              + top.status()
+              + " with "
+              + top.error()
+              + " instead of failing at a limit");
+    }
+    return violations;
+  }
+
+  private static final Set<String> LIMIT_CODES =
+      Set.of(ErrorCodes.SUBFLOW_DEPTH_EXCEEDED, ErrorCodes.TREE_RUNS_EXCEEDED);
 }

@@ -10,9 +10,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-/** The flows one seed runs: sequences and DAGs with retries, timers, approvals and subflows. */
+/**
+ * The flows one seed runs: sequences and DAGs with retries, timers, approvals and subflows, and
+ * runaway flows ({@link #RUNAWAY}) that start themselves until the nodes' {@code RunLimits} stop
+ * them.
+ */
 final class SimWorkload {
   private SimWorkload() {}
+
+  /** Flows that start themselves without end: each tree must stop at a limit. */
+  static final List<String> RUNAWAY = List.of("runaway", "fan");
 
   static List<Flow> flows(Random random) {
     List<Flow> flows = new ArrayList<>();
@@ -71,6 +78,17 @@ final class SimWorkload {
             .recovery(RecoveryPolicy.FAIL)
             .step("only", "det", FlowGenerator.detParams(random.nextInt(2), List.of()))
             .retry(2, Duration.ofSeconds(2), Backoff.FIXED, null, false, List.of())
+            .build());
+    // the engine does not validate: a step that starts its own flow stands in for recursion
+    // through a template or other flows, which validation cannot see
+    flows.add(
+        TestFlows.named("runaway")
+            .step("again", "call-flow", "{\"flow\": \"runaway\", \"input\": {\"x\": 1}}")
+            .build());
+    flows.add(
+        TestFlows.named("fan")
+            .step("left", "call-flow", "{\"flow\": \"fan\"}")
+            .step("right", "call-flow", "{\"flow\": \"fan\"}")
             .build());
     return flows;
   }

@@ -1,9 +1,12 @@
 package io.baton.node.config;
 
+import io.baton.capability.builtin.EgressPolicy;
 import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
+import io.baton.engine.RunLimits;
 import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
+import io.baton.node.http.RequestLimits;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.retention.HousekeepingConfig;
 import io.baton.time.Durations;
@@ -44,7 +47,25 @@ public final class ConfigKeys {
           "http.maxBodySize",
           ConfigType.INTEGER,
           "1048576",
-          "Largest request body accepted, in bytes; larger ones get 413.");
+          "Largest request body accepted, in bytes; larger ones get 413 naming this key.");
+  public static final ConfigKey HTTP_MAX_FLOW_SIZE =
+      add(
+          RequestLimits.MAX_FLOW_SIZE_KEY,
+          ConfigType.INTEGER,
+          String.valueOf(RequestLimits.DEFAULT_MAX_FLOW_SIZE),
+          "Largest flow definition POST /api/v1/flows accepts, in bytes; a larger one gets 413 naming this key.");
+  public static final ConfigKey HTTP_MAX_INPUT_SIZE =
+      add(
+          RequestLimits.MAX_INPUT_SIZE_KEY,
+          ConfigType.INTEGER,
+          String.valueOf(RequestLimits.DEFAULT_MAX_INPUT_SIZE),
+          "Largest run input (POST /api/v1/runs) or event data (POST /api/v1/events) accepted, in bytes of JSON; a larger one gets 413 naming this key.");
+  public static final ConfigKey HTTP_MAX_HEADER_SIZE =
+      add(
+          RequestLimits.MAX_HEADER_SIZE_KEY,
+          ConfigType.INTEGER,
+          String.valueOf(RequestLimits.DEFAULT_MAX_HEADER_SIZE),
+          "Largest request line and headers accepted, in bytes (at least 1024); larger ones get 431 (414 for a URI alone) naming this key.");
   public static final ConfigKey HTTP_TLS_CERT_FILE =
       add(
           "http.tlsCertFile",
@@ -280,6 +301,42 @@ public final class ConfigKeys {
           ConfigType.DURATION,
           Durations.format(EngineConfig.DEFAULT_DRAIN_TIMEOUT),
           "How long a graceful shutdown lets running steps finish; keep it below the pod's terminationGracePeriodSeconds.");
+  public static final ConfigKey EXECUTION_MAX_SUBFLOW_DEPTH =
+      add(
+          RunLimits.MAX_SUBFLOW_DEPTH_KEY,
+          ConfigType.INTEGER,
+          String.valueOf(RunLimits.DEFAULT_MAX_SUBFLOW_DEPTH),
+          "How deep subflows may nest (a root run is at depth 0). A step that would start a subflow deeper fails with subflow_depth_exceeded, naming this key, and so does every run above it: a flow that starts itself stops here.");
+  public static final ConfigKey EXECUTION_MAX_RUNS_PER_TREE =
+      add(
+          RunLimits.MAX_RUNS_PER_TREE_KEY,
+          ConfigType.INTEGER,
+          String.valueOf(RunLimits.DEFAULT_MAX_RUNS_PER_TREE),
+          "How many runs one run tree may hold, the root and every subflow counted. A step that would start one more fails with tree_runs_exceeded, naming this key.");
+  public static final ConfigKey EXECUTION_MAX_OUTPUT_SIZE =
+      add(
+          RunLimits.MAX_OUTPUT_SIZE_KEY,
+          ConfigType.INTEGER,
+          String.valueOf(RunLimits.DEFAULT_MAX_OUTPUT_SIZE),
+          "Largest step output journaled, in bytes of JSON; a step whose output is larger fails with output_too_large (not retryable), naming this key.");
+  public static final ConfigKey EGRESS_ALLOWED_HOSTS =
+      add(
+          EgressPolicy.ALLOWED_KEY,
+          ConfigType.LIST,
+          "",
+          "Where the http capability may send requests: CIDRs (10.0.0.0/8), addresses, host names and patterns (*.example.com), comma-separated. Empty: everywhere not denied. A name pattern never lifts a default denial; a CIDR or address does.");
+  public static final ConfigKey EGRESS_DENIED_HOSTS =
+      add(
+          EgressPolicy.DENIED_KEY,
+          ConfigType.LIST,
+          "",
+          "Where the http capability must never send requests (same forms as egress.allowedHosts); wins over everything. Link-local (169.254.0.0/16, fe80::/10), cloud metadata addresses and names and the unspecified addresses are denied by default. Every address a name resolves to is judged, and so is every redirect it follows.");
+  public static final ConfigKey EGRESS_ALLOW_LOOPBACK =
+      add(
+          EgressPolicy.LOOPBACK_KEY,
+          ConfigType.BOOLEAN,
+          "false",
+          "Whether the http capability may call loopback addresses (127.0.0.0/8, ::1): this node's own API, etcd and PostgreSQL often listen there. baton dev presets true.");
   public static final ConfigKey EVENTS_RETENTION =
       add(
           "events.retention",

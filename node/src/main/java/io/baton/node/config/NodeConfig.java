@@ -1,9 +1,12 @@
 package io.baton.node.config;
 
+import io.baton.capability.builtin.EgressPolicy;
 import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.EngineConfig;
+import io.baton.engine.RunLimits;
 import io.baton.event.EventsConfig;
 import io.baton.node.auth.OidcSettings;
+import io.baton.node.http.RequestLimits;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.retention.HousekeepingConfig;
 import java.net.InetAddress;
@@ -29,14 +32,22 @@ public record NodeConfig(
     RebalanceConfig rebalance,
     HousekeepingConfig housekeeping,
     Path flowsDir,
-    String loggingFormat) {
+    String loggingFormat,
+    EgressPolicy egress) {
 
   /**
    * The HTTP API's settings.
    *
    * @param tlsCertFile with {@code tlsKeyFile}: serve HTTPS; both null: plain HTTP
+   * @param limits the sizes of flows, inputs and headers accepted
    */
-  public record Http(String host, int port, int maxBodySize, Path tlsCertFile, Path tlsKeyFile) {
+  public record Http(
+      String host,
+      int port,
+      int maxBodySize,
+      Path tlsCertFile,
+      Path tlsKeyFile,
+      RequestLimits limits) {
     public boolean tls() {
       return tlsCertFile != null;
     }
@@ -89,7 +100,8 @@ public record NodeConfig(
                 settings, ConfigKeys.HTTP_PORT, () -> port(settings.integer(ConfigKeys.HTTP_PORT))),
             positive(settings, ConfigKeys.HTTP_MAX_BODY_SIZE),
             settings.optional(ConfigKeys.HTTP_TLS_CERT_FILE).map(Path::of).orElse(null),
-            settings.optional(ConfigKeys.HTTP_TLS_KEY_FILE).map(Path::of).orElse(null));
+            settings.optional(ConfigKeys.HTTP_TLS_KEY_FILE).map(Path::of).orElse(null),
+            requestLimits(settings));
     if ((http.tlsCertFile() == null) != (http.tlsKeyFile() == null)) {
       throw settings.bad(
           http.tlsCertFile() == null ? ConfigKeys.HTTP_TLS_KEY_FILE : ConfigKeys.HTTP_TLS_CERT_FILE,
@@ -112,7 +124,29 @@ public record NodeConfig(
         rebalance(settings),
         housekeeping(settings),
         settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
-        settings.choice(ConfigKeys.LOGGING_FORMAT));
+        settings.choice(ConfigKeys.LOGGING_FORMAT),
+        egress(settings));
+  }
+
+  private static RequestLimits requestLimits(Settings settings) {
+    int flow = positive(settings, ConfigKeys.HTTP_MAX_FLOW_SIZE);
+    int input = positive(settings, ConfigKeys.HTTP_MAX_INPUT_SIZE);
+    int headers = settings.integer(ConfigKeys.HTTP_MAX_HEADER_SIZE);
+    return checked(
+        settings, ConfigKeys.HTTP_MAX_HEADER_SIZE, () -> new RequestLimits(flow, input, headers));
+  }
+
+  private static EgressPolicy egress(Settings settings) {
+    List<String> allowed = settings.list(ConfigKeys.EGRESS_ALLOWED_HOSTS);
+    List<String> denied = settings.list(ConfigKeys.EGRESS_DENIED_HOSTS);
+    boolean loopback = settings.bool(ConfigKeys.EGRESS_ALLOW_LOOPBACK);
+    checked(
+        settings,
+        ConfigKeys.EGRESS_ALLOWED_HOSTS,
+        () -> new EgressPolicy(allowed, List.of(), true));
+    checked(
+        settings, ConfigKeys.EGRESS_DENIED_HOSTS, () -> new EgressPolicy(List.of(), denied, true));
+    return new EgressPolicy(allowed, denied, loopback);
   }
 
   private static HousekeepingConfig housekeeping(Settings settings) {
@@ -218,7 +252,19 @@ public record NodeConfig(
   private static EngineConfig engine(Settings settings, String nodeId) {
     int maxRuns = positive(settings, ConfigKeys.EXECUTION_MAX_CONCURRENT_RUNS);
     Duration drain = positiveDuration(settings, ConfigKeys.EXECUTION_DRAIN_TIMEOUT);
-    return EngineConfig.defaults(nodeId).withMaxConcurrentRuns(maxRuns).withDrainTimeout(drain);
+    RunLimits limits =
+        checked(
+            settings,
+            ConfigKeys.EXECUTION_MAX_RUNS_PER_TREE,
+            () ->
+                new RunLimits(
+                    positive(settings, ConfigKeys.EXECUTION_MAX_SUBFLOW_DEPTH),
+                    settings.integer(ConfigKeys.EXECUTION_MAX_RUNS_PER_TREE),
+                    positive(settings, ConfigKeys.EXECUTION_MAX_OUTPUT_SIZE)));
+    return EngineConfig.defaults(nodeId)
+        .withMaxConcurrentRuns(maxRuns)
+        .withDrainTimeout(drain)
+        .withLimits(limits);
   }
 
   private static RebalanceConfig rebalance(Settings settings) {

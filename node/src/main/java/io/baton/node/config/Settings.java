@@ -57,11 +57,14 @@ public final class Settings {
     }
   }
 
+  /**
+   * The comma-separated values of {@code key}. A key whose default is empty (a list that may be
+   * empty) gives an empty list when unset; any other key must have a value.
+   */
   public List<String> list(ConfigKey key) {
-    return Arrays.stream(string(key).split(","))
-        .map(String::trim)
-        .filter(s -> !s.isEmpty())
-        .toList();
+    boolean mayBeEmpty = key.defaultValue() != null && key.defaultValue().isEmpty();
+    String text = mayBeEmpty ? optional(key).orElse("") : string(key);
+    return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
   }
 
   public String choice(ConfigKey key) {

@@ -30,8 +30,10 @@ final class EventRoutes implements Routes {
   private static final int MAX_LIMIT = 10_000;
 
   private final EventTriggers events;
+  private final RequestLimits limits;
 
-  EventRoutes(EventTriggers events) {
+  EventRoutes(EventTriggers events, RequestLimits limits) {
+    this.limits = limits;
     this.events = events;
   }
 
@@ -70,6 +72,7 @@ final class EventRoutes implements Routes {
     if (body == null || body.isMissingNode()) {
       throw new InvalidRequestException("The body must be a CloudEvent or a list of them");
     }
+    checkDataSizes(body);
     var batch = CloudEventJson.readBody(body);
     boolean single = body.isObject();
     ctx.future(
@@ -83,6 +86,25 @@ final class EventRoutes implements Routes {
                           answers.stream().map(EventRoutes::answer).toList();
                       Json.send(ctx, status, single ? json.get(0) : Json.object("events", json));
                     }));
+  }
+
+  private void checkDataSizes(JsonNode body) throws Exception {
+    List<JsonNode> each = new ArrayList<>();
+    if (body.isArray()) {
+      body.forEach(each::add);
+    } else {
+      each.add(body);
+    }
+    for (int i = 0; i < each.size(); i++) {
+      JsonNode data = each.get(i).get("data");
+      if (data != null) {
+        RequestLimits.check(
+            body.isArray() ? "The data of event " + i : "The event's data",
+            Json.MAPPER.writeValueAsBytes(data).length,
+            limits.maxInputSize(),
+            RequestLimits.MAX_INPUT_SIZE_KEY);
+      }
+    }
   }
 
   private static int status(List<Ingestion> answers) {

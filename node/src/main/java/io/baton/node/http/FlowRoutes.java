@@ -32,8 +32,11 @@ final class FlowRoutes implements Routes {
   private final Orchestrator orchestrator;
   private final FlowStore flowStore;
   private final AuditTrail audit;
+  private final RequestLimits limits;
 
-  FlowRoutes(Orchestrator orchestrator, FlowStore flowStore, AuditTrail audit) {
+  FlowRoutes(
+      Orchestrator orchestrator, FlowStore flowStore, AuditTrail audit, RequestLimits limits) {
+    this.limits = limits;
     this.orchestrator = orchestrator;
     this.flowStore = flowStore;
     this.audit = audit;
@@ -68,6 +71,11 @@ final class FlowRoutes implements Routes {
 
   private void apply(Context ctx) {
     requireFlowContentType(ctx);
+    RequestLimits.check(
+        "The flow",
+        ctx.bodyAsBytes().length,
+        limits.maxFlowSize(),
+        RequestLimits.MAX_FLOW_SIZE_KEY);
     String source = ctx.queryParam("source");
     Flow flow =
         orchestrator.readFlow(

@@ -127,11 +127,16 @@ public final class HttpApi implements AutoCloseable {
   private static List<Routes> routes(Builder builder, EventStream stream, AuditTrail audit) {
     OrchestratorNode node = builder.node;
     return List.of(
-        new FlowRoutes(node.orchestrator(), node.stores().metadata(), audit),
+        new FlowRoutes(
+            node.orchestrator(), node.stores().metadata(), audit, builder.settings.limits()),
         new RunRoutes(
-            node.orchestrator(), node.stores().metadata(), node.stores().journal(), node.leases()),
+            node.orchestrator(),
+            node.stores().metadata(),
+            node.stores().journal(),
+            node.leases(),
+            builder.settings.limits()),
         new RunActionRoutes(node.orchestrator(), node.discarder()),
-        new EventRoutes(node.events()),
+        new EventRoutes(node.events(), builder.settings.limits()),
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
         new ClusterRoutes(node, builder.version),
         new StreamRoutes(stream),
@@ -149,7 +154,10 @@ public final class HttpApi implements AutoCloseable {
     // The dashboard: static files on the classpath, at / on every node, no external requests.
     config.staticFiles.add(DASHBOARD, Location.CLASSPATH);
     config.concurrency.executor = LazyKt.lazy(() -> new AsyncExecutor(async));
-    config.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+    config.jetty.modifyServer(
+        server -> server.setErrorHandler(new ProblemErrorHandler(settings.limits())));
+    config.jetty.modifyHttpConfiguration(
+        http -> http.setRequestHeaderSize(settings.limits().maxHeaderSize()));
     if (tls != null) {
       config.jetty.addConnector(
           (server, http) -> {

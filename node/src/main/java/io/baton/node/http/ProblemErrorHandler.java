@@ -14,6 +14,12 @@ import org.eclipse.jetty.util.Callback;
  * parse) with a problem body like every other error, never an HTML page or a stack trace.
  */
 final class ProblemErrorHandler extends ErrorHandler {
+  private final RequestLimits limits;
+
+  ProblemErrorHandler(RequestLimits limits) {
+    this.limits = limits;
+  }
+
   @Override
   protected void generateResponse(
       Request request,
@@ -26,12 +32,23 @@ final class ProblemErrorHandler extends ErrorHandler {
     response.write(true, ByteBuffer.wrap(body(code, message)), callback);
   }
 
-  private static byte[] body(int code, String message) {
+  private byte[] body(int code, String message) {
     String reason = HttpStatus.getMessage(code);
     String detail =
         switch (code) {
-          case 414 -> "The request URI is longer than the node accepts";
-          case 431 -> "The request headers are larger than the node accepts";
+          case 414 ->
+              "The request URI is longer than the node accepts (the request line and headers"
+                  + " together may have at most "
+                  + limits.maxHeaderSize()
+                  + " bytes, "
+                  + RequestLimits.MAX_HEADER_SIZE_KEY
+                  + ")";
+          case 431 ->
+              "The request headers are larger than the limit of "
+                  + limits.maxHeaderSize()
+                  + " bytes ("
+                  + RequestLimits.MAX_HEADER_SIZE_KEY
+                  + ")";
           default -> message == null || message.isBlank() ? reason : message;
         };
     Problem problem =

@@ -105,6 +105,9 @@ final class ProblemMapper {
     if (failure instanceof KeyNameTakenException taken) {
       return Problem.of(409, "key-conflict", "Key exists", taken.getMessage());
     }
+    if (failure instanceof PayloadTooLargeException tooLarge) {
+      return Problem.of(413, "too-large", "Request too large", tooLarge.getMessage());
+    }
     if (failure instanceof BlobTooLargeException tooLarge) {
       return Problem.of(413, "body-too-large", "Request body too large", tooLarge.getMessage());
     }
@@ -152,7 +155,9 @@ final class ProblemMapper {
               413,
               "body-too-large",
               "Request body too large",
-              "The request body is larger than the limit of " + maxBodySize + " bytes");
+              "The request body is larger than the limit of "
+                  + maxBodySize
+                  + " bytes (http.maxBodySize)");
       case 415 ->
           Problem.of(
               415, "unsupported-media-type", "Unsupported media type", response.getMessage());

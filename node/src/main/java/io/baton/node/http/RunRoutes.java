@@ -40,9 +40,15 @@ final class RunRoutes implements Routes {
   private final RunIndex runIndex;
   private final ExecutionJournal journal;
   private final LeaseManager leases;
+  private final RequestLimits limits;
 
   RunRoutes(
-      Orchestrator orchestrator, RunIndex runIndex, ExecutionJournal journal, LeaseManager leases) {
+      Orchestrator orchestrator,
+      RunIndex runIndex,
+      ExecutionJournal journal,
+      LeaseManager leases,
+      RequestLimits limits) {
+    this.limits = limits;
     this.orchestrator = orchestrator;
     this.runIndex = runIndex;
     this.journal = journal;
@@ -97,6 +103,11 @@ final class RunRoutes implements Routes {
     String key = Requests.optionalText(body, "idempotencyKey");
     JsonNode input = body.hasNonNull("input") ? body.get("input") : Json.MAPPER.createObjectNode();
     String traceparent = Requests.traceparent(ctx.header(TraceParent.HEADER));
+    RequestLimits.check(
+        "The run's input",
+        Json.MAPPER.writeValueAsBytes(input).length,
+        limits.maxInputSize(),
+        RequestLimits.MAX_INPUT_SIZE_KEY);
     ctx.future(
         () ->
             orchestrator

@@ -128,7 +128,8 @@ public abstract class ApiTestBase {
                 HttpSettings.defaults()
                     .withPort(0)
                     .withMaxBodySize(64 * 1024)
-                    .withStreamHeartbeat(Duration.ofMillis(200)))
+                    .withStreamHeartbeat(Duration.ofMillis(200))
+                    .withLimits(requestLimits()))
             .clock(built.scheduler().clock())
             .version("test-version")
             .authenticator(authenticator())
@@ -138,6 +139,11 @@ public abstract class ApiTestBase {
         new TestNode(built.node(), built.scheduler(), built.metrics(), api, readiness);
     started.add(testNode);
     return testNode;
+  }
+
+  /** The request size limits of this class's nodes: the defaults unless overridden. */
+  protected RequestLimits requestLimits() {
+    return RequestLimits.defaults();
   }
 
   /** HTTPS for the nodes of this class: none (plain HTTP) unless overridden. */

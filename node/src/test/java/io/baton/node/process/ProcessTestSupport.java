@@ -107,6 +107,7 @@ public final class ProcessTestSupport {
     env.put("BATON_CLUSTER", cluster);
     env.put("BATON_HTTP_PORT", String.valueOf(port));
     env.put("BATON_AUTH_MODE", "none");
+    env.put("BATON_EGRESS_ALLOW_LOOPBACK", "true");
     env.put("BATON_STORE_TYPE", "postgres");
     env.put("BATON_STORE_URL", db.jdbcUrl());
     env.put("BATON_STORE_USER", db.server().user());

@@ -3,6 +3,7 @@ package io.baton.capability.builtin;
 import io.baton.capability.Capability;
 import io.baton.capability.CapabilityRegistry;
 import java.net.http.HttpClient;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,7 +16,19 @@ public final class BuiltInCapabilities {
 
   /** Built-ins on a new HTTP client, plus capabilities on the context class loader's path. */
   public static CapabilityRegistry registry() {
-    return registry(HttpClient.newHttpClient(), defaultLoader());
+    return registry(EgressPolicy.defaults());
+  }
+
+  /**
+   * Built-ins on a new HTTP client whose {@code http} calls go only where {@code egress} allows,
+   * plus capabilities on the context class loader's path.
+   */
+  public static CapabilityRegistry registry(EgressPolicy egress) {
+    CapabilityRegistry.Builder builder = CapabilityRegistry.builder();
+    HttpClient http = HttpClient.newHttpClient();
+    builder.register(new HttpCapability(http, egress, HostResolver.SYSTEM));
+    others().forEach(builder::register);
+    return builder.discover(defaultLoader()).build();
   }
 
   /** Built-ins calling through {@code http}, plus capabilities {@code loader} finds. */
@@ -32,8 +45,14 @@ public final class BuiltInCapabilities {
 
   /** One instance of each built-in; {@code http} calls through the given client. */
   public static List<Capability> all(HttpClient http) {
+    List<Capability> all = new ArrayList<>();
+    all.add(new HttpCapability(http));
+    all.addAll(others());
+    return List.copyOf(all);
+  }
+
+  private static List<Capability> others() {
     return List.of(
-        new HttpCapability(http),
         new LogCapability(),
         new NoopCapability(),
         new SleepCapability(),

@@ -10,10 +10,13 @@ import java.util.Set;
 /**
  * The params of {@code http}: {@code url} (required, absolute http or https), {@code headers} (a
  * mapping of names to strings), {@code query} (a mapping of names to scalars or lists of scalars),
- * {@code body} (any JSON). A value holding a template is only checked once rendered.
+ * {@code body} (any JSON), {@code followRedirects} (a boolean, default false: a 3xx completes the
+ * step with its {@code Location}; true: up to {@value HttpCapability#MAX_REDIRECTS} redirects are
+ * followed, each judged by the egress policy). A value holding a template is only checked once
+ * rendered.
  */
 final class HttpParams {
-  static final List<String> KEYS = List.of("url", "headers", "query", "body");
+  static final List<String> KEYS = List.of("url", "headers", "query", "body", "followRedirects");
   private static final Set<String> SET_BY_CLIENT =
       Set.of("connection", "content-length", "expect", "host", "upgrade");
 
@@ -25,6 +28,10 @@ final class HttpParams {
       url(params, checks);
       headers(params.get("headers"), checks);
       query(params.get("query"), checks);
+      JsonNode follow = params.get("followRedirects");
+      if (follow != null && !follow.isBoolean() && !ParamChecks.isTemplate(follow)) {
+        checks.add("followRedirects", "followRedirects is true or false, not " + follow);
+      }
     }
     return checks.problems();
   }

@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class HttpCapabilityTest {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  private static final HttpCapability HTTP = new HttpCapability(CLIENT);
+  private static final HttpCapability HTTP =
+      new HttpCapability(CLIENT, EgressPolicy.allowingLoopback(), HostResolver.SYSTEM);
   private static final Clock CLOCK = Clock.systemUTC();
   private LocalHttpServer server;
 

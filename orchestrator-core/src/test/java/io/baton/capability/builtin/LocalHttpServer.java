@@ -61,6 +61,18 @@ final class LocalHttpServer implements AutoCloseable {
     return this;
   }
 
+  /** Answers requests to {@code path} with a redirect to {@code location}. */
+  LocalHttpServer redirect(String path, int status, String location) {
+    server.createContext(
+        path,
+        exchange -> {
+          record(exchange);
+          exchange.getResponseHeaders().add("Location", location);
+          send(exchange, status, null);
+        });
+    return this;
+  }
+
   /** Receives requests to {@code path} and answers none of them until the server closes. */
   LocalHttpServer hold(String path) {
     server.createContext(
