@@ -16,6 +16,11 @@ import java.util.Objects;
  * @param signalPollInterval how often the node looks for approvals and cancellations addressed to
  *     runs it executes that arrived through another node
  * @param storeRetryMax the longest wait between retries of a journal write while the store is down
+ * @param checkpointEntries the owner writes a checkpoint of a tree's replayed state once this many
+ *     entries were journaled since the last one (and whenever the tree parks), so that a claim
+ *     replays at most about this many entries after the checkpoint
+ * @param checkpointBytes the owner also writes a checkpoint once the journal grew by about this
+ *     many bytes since the last one (estimated from the size of the entries' JSON)
  */
 public record EngineConfig(
     String nodeId,
@@ -23,7 +28,11 @@ public record EngineConfig(
     Duration drainTimeout,
     Duration parkAfter,
     Duration signalPollInterval,
-    Duration storeRetryMax) {
+    Duration storeRetryMax,
+    int checkpointEntries,
+    long checkpointBytes) {
+  public static final int DEFAULT_CHECKPOINT_ENTRIES = 1_000;
+  public static final long DEFAULT_CHECKPOINT_BYTES = 1L << 20;
   public static final int DEFAULT_MAX_CONCURRENT_RUNS = 10_000;
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_PARK_AFTER = Duration.ofSeconds(2);
@@ -43,6 +52,14 @@ public record EngineConfig(
     requirePositive(parkAfter, "execution.parkAfter");
     requirePositive(signalPollInterval, "execution.signalPollInterval");
     requirePositive(storeRetryMax, "execution.storeRetryMax");
+    if (checkpointEntries < 1) {
+      throw new IllegalArgumentException(
+          "execution.checkpointEntries must be at least 1, got " + checkpointEntries);
+    }
+    if (checkpointBytes < 1) {
+      throw new IllegalArgumentException(
+          "execution.checkpointBytes must be at least 1, got " + checkpointBytes);
+    }
   }
 
   /**
@@ -61,27 +78,70 @@ public record EngineConfig(
         DEFAULT_DRAIN_TIMEOUT,
         DEFAULT_PARK_AFTER,
         DEFAULT_SIGNAL_POLL_INTERVAL,
-        DEFAULT_STORE_RETRY_MAX);
+        DEFAULT_STORE_RETRY_MAX,
+        DEFAULT_CHECKPOINT_ENTRIES,
+        DEFAULT_CHECKPOINT_BYTES);
   }
 
   public EngineConfig withMaxConcurrentRuns(int max) {
     return new EngineConfig(
-        nodeId, max, drainTimeout, parkAfter, signalPollInterval, storeRetryMax);
+        nodeId,
+        max,
+        drainTimeout,
+        parkAfter,
+        signalPollInterval,
+        storeRetryMax,
+        checkpointEntries,
+        checkpointBytes);
   }
 
   public EngineConfig withDrainTimeout(Duration timeout) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, timeout, parkAfter, signalPollInterval, storeRetryMax);
+        nodeId,
+        maxConcurrentRuns,
+        timeout,
+        parkAfter,
+        signalPollInterval,
+        storeRetryMax,
+        checkpointEntries,
+        checkpointBytes);
   }
 
   public EngineConfig withParkAfter(Duration park) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, drainTimeout, park, signalPollInterval, storeRetryMax);
+        nodeId,
+        maxConcurrentRuns,
+        drainTimeout,
+        park,
+        signalPollInterval,
+        storeRetryMax,
+        checkpointEntries,
+        checkpointBytes);
   }
 
   public EngineConfig withSignalPollInterval(Duration interval) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, drainTimeout, parkAfter, interval, storeRetryMax);
+        nodeId,
+        maxConcurrentRuns,
+        drainTimeout,
+        parkAfter,
+        interval,
+        storeRetryMax,
+        checkpointEntries,
+        checkpointBytes);
+  }
+
+  /** Checkpoints every {@code entries} journal entries or {@code bytes} of journal. */
+  public EngineConfig withCheckpoints(int entries, long bytes) {
+    return new EngineConfig(
+        nodeId,
+        maxConcurrentRuns,
+        drainTimeout,
+        parkAfter,
+        signalPollInterval,
+        storeRetryMax,
+        entries,
+        bytes);
   }
 
   static void requirePositive(Duration value, String key) {
