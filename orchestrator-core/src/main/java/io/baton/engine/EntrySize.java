@@ -9,6 +9,7 @@ import io.baton.journal.RunStatusChanged;
 import io.baton.journal.RunWaiting;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
+import io.baton.journal.StepRepeated;
 import java.util.Map;
 
 /**
@@ -32,6 +33,8 @@ final class EntrySize {
       payload = json(created.input()) + json(created.trigger());
     } else if (event instanceof RunWaiting waiting) {
       payload = json(waiting.detail());
+    } else if (event instanceof StepRepeated repeated) {
+      payload = json(repeated.output());
     } else if (event instanceof StepFailed failed) {
       payload = text(failed.message());
     } else if (event instanceof RunCompleted done) {
