@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-/** The flows one seed runs: sequences and DAGs with retries, timers, approvals and subflows. */
+/**
+ * The flows one seed runs: sequences and DAGs with retries, timers, approvals, subflows and steps
+ * that repeat.
+ */
 final class SimWorkload {
   private SimWorkload() {}
 
@@ -72,6 +75,7 @@ final class SimWorkload {
             .step("only", "det", FlowGenerator.detParams(random.nextInt(2), List.of()))
             .retry(2, Duration.ofSeconds(2), Backoff.FIXED, null, false, List.of())
             .build());
+    flows.add(FlowGenerator.loopOfDeterministicSteps(random, "looping"));
     return flows;
   }
 
