@@ -161,7 +161,12 @@ public record NodeConfig(
   private static EngineConfig engine(Settings settings, String nodeId) {
     int maxRuns = positive(settings, ConfigKeys.EXECUTION_MAX_CONCURRENT_RUNS);
     Duration drain = positiveDuration(settings, ConfigKeys.EXECUTION_DRAIN_TIMEOUT);
-    return EngineConfig.defaults(nodeId).withMaxConcurrentRuns(maxRuns).withDrainTimeout(drain);
+    int checkpointEntries = positive(settings, ConfigKeys.EXECUTION_CHECKPOINT_ENTRIES);
+    int checkpointBytes = positive(settings, ConfigKeys.EXECUTION_CHECKPOINT_BYTES);
+    return EngineConfig.defaults(nodeId)
+        .withMaxConcurrentRuns(maxRuns)
+        .withDrainTimeout(drain)
+        .withCheckpoints(checkpointEntries, checkpointBytes);
   }
 
   private static RebalanceConfig rebalance(Settings settings) {
