@@ -91,6 +91,30 @@ public interface ExecutionJournal {
     return journals;
   }
 
+  /**
+   * For each root, its retained entries after {@code afterSeq.get(root)}, in sequence order, in as
+   * few round trips as the store can: a claim reads a tree's checkpoint and only the entries that
+   * follow it. Roots with no such entries are absent.
+   */
+  default Map<UUID, List<JournalEntry>> readAllAfter(Map<UUID, Long> afterSeq) {
+    Map<UUID, List<JournalEntry>> journals = new LinkedHashMap<>();
+    afterSeq.forEach(
+        (root, after) -> {
+          List<JournalEntry> entries = new ArrayList<>();
+          long next = after + 1;
+          List<JournalEntry> page;
+          do {
+            page = readFrom(root, next, 1000);
+            entries.addAll(page);
+            next = page.isEmpty() ? next : page.get(page.size() - 1).seq() + 1;
+          } while (page.size() == 1000);
+          if (!entries.isEmpty()) {
+            journals.put(root, entries);
+          }
+        });
+    return journals;
+  }
+
   /** The checkpoints of the roots that have one. */
   default Map<UUID, Checkpoint> getCheckpoints(Collection<UUID> rootRunIds) {
     Map<UUID, Checkpoint> checkpoints = new LinkedHashMap<>();

@@ -64,6 +64,11 @@ public abstract class ForwardingJournal implements ExecutionJournal {
   }
 
   @Override
+  public Map<UUID, List<JournalEntry>> readAllAfter(Map<UUID, Long> afterSeq) {
+    return delegate.readAllAfter(afterSeq);
+  }
+
+  @Override
   public Map<UUID, Checkpoint> getCheckpoints(Collection<UUID> rootRunIds) {
     return delegate.getCheckpoints(rootRunIds);
   }

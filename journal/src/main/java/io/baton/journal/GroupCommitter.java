@@ -37,6 +37,11 @@ public final class GroupCommitter implements AutoCloseable {
   private final AtomicReference<Consumer<BatchStats>> observer = new AtomicReference<>(s -> {});
   private volatile boolean closed;
 
+  /** The journal this committer writes to (for the rare writes that are not appends). */
+  public ExecutionJournal journal() {
+    return journal;
+  }
+
   /** What one committed batch looked like, for metrics. */
   public record BatchStats(int requests, int entries, long nanos, boolean failed) {}
 

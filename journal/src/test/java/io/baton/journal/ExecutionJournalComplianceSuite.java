@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -494,6 +495,31 @@ public abstract class ExecutionJournalComplianceSuite {
       assertThat(trees.get(root).toSnapshot())
           .isEqualTo(Replay.replay(journal, root).orElseThrow().toSnapshot());
     }
+  }
+
+  @Test
+  void reading_many_roots_after_given_sequences_returns_only_what_follows_them() {
+    JournalFixtures first = JournalFixtures.newRoot();
+    journal.append(first.createClaimed("n", 3));
+    journal.append(first.steps(3, 4));
+    JournalFixtures second = JournalFixtures.newRoot();
+    journal.append(second.createClaimed("n", 4));
+    journal.append(second.steps(4, 2));
+    JournalFixtures caughtUp = JournalFixtures.newRoot();
+    journal.append(caughtUp.createClaimed("n", 5));
+    UUID unknown = UUID.randomUUID();
+    Map<UUID, Long> after = new LinkedHashMap<>();
+    after.put(first.root(), 4L);
+    after.put(second.root(), 0L);
+    after.put(caughtUp.root(), 2L);
+    after.put(unknown, 0L);
+
+    var entries = journal.readAllAfter(after);
+
+    assertThat(entries).containsOnlyKeys(first.root(), second.root());
+    assertThat(entries.get(first.root())).extracting(JournalEntry::seq).containsExactly(5L, 6L);
+    assertThat(entries.get(second.root()))
+        .containsExactlyElementsOf(journal.readFrom(second.root(), 1, 100));
   }
 
   @Test

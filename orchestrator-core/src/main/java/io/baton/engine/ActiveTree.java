@@ -64,6 +64,15 @@ final class ActiveTree {
    */
   LettingGo leaving;
 
+  /** The seq of the tree's latest checkpoint this node knows of (see {@link Checkpoints}). */
+  long checkpointedSeq;
+
+  /** About how many bytes were journaled since that checkpoint. */
+  long bytesSinceCheckpoint;
+
+  /** Whether a checkpoint of the tree is being written. */
+  boolean checkpointing;
+
   private Scheduler.Cancellable wakeTimer;
   private Instant wakeTimerAt;
 
@@ -81,6 +90,7 @@ final class ActiveTree {
     this.state = state;
     this.flowsByHash = new HashMap<>(flowsByHash);
     this.appends = new TreeAppends(rootId, token);
+    this.checkpointedSeq = state.checkpointSeq();
     this.journalsStarts =
         state.root() != null
             && Interruptions.tracked(flowsByHash.get(state.root().flowHash()))

@@ -28,6 +28,7 @@ final class AppendPipeline {
   private final TreeLoop loop;
   private final Announcements announcements;
   private final SignalReceipts receipts;
+  private final Checkpoints checkpoints;
 
   /** Since when (scheduler nanos) appends have failed with no success since; NOT_FAILING if not. */
   private volatile long failingSinceNanos = NOT_FAILING;
@@ -42,7 +43,8 @@ final class AppendPipeline {
       Duration retryMax,
       TreeLoop loop,
       Announcements announcements,
-      SignalReceipts receipts) {
+      SignalReceipts receipts,
+      Checkpoints checkpoints) {
     this.nodeId = nodeId;
     this.io = io;
     this.scheduler = scheduler;
@@ -51,6 +53,7 @@ final class AppendPipeline {
     this.loop = loop;
     this.announcements = announcements;
     this.receipts = receipts;
+    this.checkpoints = checkpoints;
   }
 
   /**
@@ -154,6 +157,7 @@ final class AppendPipeline {
       }
     }
     receipts.answered("delete signals", tree.appends.takeAnsweredInFlight());
+    checkpoints.journaled(tree, request.entries());
     loop.drive(tree);
   }
 }

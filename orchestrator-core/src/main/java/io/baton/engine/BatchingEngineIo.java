@@ -2,6 +2,7 @@ package io.baton.engine;
 
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
+import io.baton.journal.Checkpoint;
 import io.baton.journal.GroupCommitter;
 import io.baton.lease.AcquireResult;
 import io.baton.lease.LeaseManager;
@@ -55,6 +56,17 @@ public final class BatchingEngineIo implements EngineIo {
   @Override
   public CompletableFuture<AppendResult> append(AppendRequest request) {
     return committer.submit(request);
+  }
+
+  /**
+   * Checkpoints are rare (one per thousands of entries, or per park) and each is one small
+   * transaction, so they run on the I/O pool rather than in the committer's batches: a checkpoint
+   * never delays an append.
+   */
+  @Override
+  public CompletableFuture<Void> checkpoint(UUID rootRunId, long token, Checkpoint checkpoint) {
+    return CompletableFuture.runAsync(
+        () -> committer.journal().checkpoint(rootRunId, token, checkpoint), pool);
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.baton.journal.JournalEvent;
 import io.baton.journal.RunWaiting;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
+import io.baton.journal.StepRepeated;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepStatus;
 import java.util.HashMap;
@@ -75,6 +76,9 @@ final class DecidedSteps {
     } else if (event instanceof StepFailed failed) {
       statuses.put(failed.step(), failed.willRetry() ? StepStatus.RETRY_WAIT : StepStatus.FAILED);
       errors.put(failed.step(), failed.error());
+    } else if (event instanceof StepRepeated repeated) {
+      statuses.put(
+          repeated.step(), repeated.nextAt() == null ? StepStatus.PENDING : StepStatus.RETRY_WAIT);
     } else if (event instanceof RunWaiting waiting) {
       statuses.put(waiting.step(), StepStatus.WAITING);
     }

@@ -50,6 +50,7 @@ public final class Engine {
   private final Announcements announcements;
   private final SignalReceipts receipts;
   private final AppendPipeline appends;
+  private final Checkpoints checkpoints;
   private final TreeDriver driver;
   private final Map<UUID, ActiveTree> trees = new HashMap<>();
   private final AtomicLong leaseEpoch = new AtomicLong();
@@ -104,6 +105,9 @@ public final class Engine {
     this.capacity = new Capacity(config);
     this.announcements = new Announcements(metrics, events);
     this.receipts = new SignalReceipts(io, signalInbox);
+    this.checkpoints =
+        new Checkpoints(
+            io, scheduler, treeLoop, config.checkpointEntries(), config.checkpointBytes());
     this.appends =
         new AppendPipeline(
             config.nodeId(),
@@ -113,7 +117,8 @@ public final class Engine {
             config.storeRetryMax(),
             treeLoop,
             announcements,
-            receipts);
+            receipts,
+            checkpoints);
     StepInvoker invoker =
         new StepInvoker(
             config.nodeId(),
@@ -580,8 +585,11 @@ public final class Engine {
       return;
     }
     RunState root = tree.state.root();
-    if (release && root.status() == RunStatus.WAITING && root.wakeAt() != null) {
-      events.parked(tree.rootId, root.wakeAt());
+    if (release && root.status() == RunStatus.WAITING) {
+      checkpoints.parked(tree);
+      if (root.wakeAt() != null) {
+        events.parked(tree.rootId, root.wakeAt());
+      }
     }
     tree.retire();
     if (release) {

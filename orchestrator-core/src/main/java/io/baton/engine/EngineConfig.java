@@ -17,6 +17,11 @@ import java.util.Objects;
  *     runs it executes that arrived through another node
  * @param storeRetryMax the longest wait between retries of a journal write while the store is down
  * @param limits how deep subflows nest and how many runs one tree holds
+ * @param checkpointEntries the owner writes a checkpoint of a tree's replayed state once this many
+ *     entries were journaled since the last one (and whenever the tree parks), so that a claim
+ *     replays at most about this many entries after the checkpoint
+ * @param checkpointBytes the owner also writes a checkpoint once the journal grew by about this
+ *     many bytes since the last one (estimated from the size of the entries' JSON)
  */
 public record EngineConfig(
     String nodeId,
@@ -25,7 +30,11 @@ public record EngineConfig(
     Duration parkAfter,
     Duration signalPollInterval,
     Duration storeRetryMax,
-    RunLimits limits) {
+    RunLimits limits,
+    int checkpointEntries,
+    long checkpointBytes) {
+  public static final int DEFAULT_CHECKPOINT_ENTRIES = 1_000;
+  public static final long DEFAULT_CHECKPOINT_BYTES = 1L << 20;
   public static final int DEFAULT_MAX_CONCURRENT_RUNS = 10_000;
   public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_PARK_AFTER = Duration.ofSeconds(2);
@@ -46,6 +55,14 @@ public record EngineConfig(
     requirePositive(signalPollInterval, "execution.signalPollInterval");
     requirePositive(storeRetryMax, "execution.storeRetryMax");
     Objects.requireNonNull(limits, "limits");
+    if (checkpointEntries < 1) {
+      throw new IllegalArgumentException(
+          "execution.checkpointEntries must be at least 1, got " + checkpointEntries);
+    }
+    if (checkpointBytes < 1) {
+      throw new IllegalArgumentException(
+          "execution.checkpointBytes must be at least 1, got " + checkpointBytes);
+    }
   }
 
   /**
@@ -65,27 +82,61 @@ public record EngineConfig(
         DEFAULT_PARK_AFTER,
         DEFAULT_SIGNAL_POLL_INTERVAL,
         DEFAULT_STORE_RETRY_MAX,
-        RunLimits.defaults());
+        RunLimits.defaults(),
+        DEFAULT_CHECKPOINT_ENTRIES,
+        DEFAULT_CHECKPOINT_BYTES);
   }
 
   public EngineConfig withMaxConcurrentRuns(int max) {
     return new EngineConfig(
-        nodeId, max, drainTimeout, parkAfter, signalPollInterval, storeRetryMax, limits);
+        nodeId,
+        max,
+        drainTimeout,
+        parkAfter,
+        signalPollInterval,
+        storeRetryMax,
+        limits,
+        checkpointEntries,
+        checkpointBytes);
   }
 
   public EngineConfig withDrainTimeout(Duration timeout) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, timeout, parkAfter, signalPollInterval, storeRetryMax, limits);
+        nodeId,
+        maxConcurrentRuns,
+        timeout,
+        parkAfter,
+        signalPollInterval,
+        storeRetryMax,
+        limits,
+        checkpointEntries,
+        checkpointBytes);
   }
 
   public EngineConfig withParkAfter(Duration park) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, drainTimeout, park, signalPollInterval, storeRetryMax, limits);
+        nodeId,
+        maxConcurrentRuns,
+        drainTimeout,
+        park,
+        signalPollInterval,
+        storeRetryMax,
+        limits,
+        checkpointEntries,
+        checkpointBytes);
   }
 
   public EngineConfig withSignalPollInterval(Duration interval) {
     return new EngineConfig(
-        nodeId, maxConcurrentRuns, drainTimeout, parkAfter, interval, storeRetryMax, limits);
+        nodeId,
+        maxConcurrentRuns,
+        drainTimeout,
+        parkAfter,
+        interval,
+        storeRetryMax,
+        limits,
+        checkpointEntries,
+        checkpointBytes);
   }
 
   public EngineConfig withLimits(RunLimits runLimits) {
@@ -96,7 +147,23 @@ public record EngineConfig(
         parkAfter,
         signalPollInterval,
         storeRetryMax,
-        runLimits);
+        runLimits,
+        checkpointEntries,
+        checkpointBytes);
+  }
+
+  /** Checkpoints every {@code entries} journal entries or {@code bytes} of journal. */
+  public EngineConfig withCheckpoints(int entries, long bytes) {
+    return new EngineConfig(
+        nodeId,
+        maxConcurrentRuns,
+        drainTimeout,
+        parkAfter,
+        signalPollInterval,
+        storeRetryMax,
+        limits,
+        entries,
+        bytes);
   }
 
   static void requirePositive(Duration value, String key) {

@@ -2,6 +2,7 @@ package io.baton.engine;
 
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
+import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
 import io.baton.lease.AcquireResult;
 import io.baton.lease.LeaseManager;
@@ -23,6 +24,13 @@ import java.util.function.Supplier;
 public interface EngineIo extends AutoCloseable {
   /** Appends through the journal (group-committed where the implementation batches). */
   CompletableFuture<AppendResult> append(AppendRequest request);
+
+  /**
+   * Stores a checkpoint of a tree, fenced like an append ({@link ExecutionJournal#checkpoint}), off
+   * the engine's thread. The future fails when the store refuses it (fenced out) or cannot be
+   * reached.
+   */
+  CompletableFuture<Void> checkpoint(UUID rootRunId, long token, Checkpoint checkpoint);
 
   /** Acquires leases for runs (batched where the implementation batches). */
   CompletableFuture<Map<UUID, AcquireResult>> acquire(List<UUID> runIds);

@@ -2,6 +2,7 @@ package io.baton.engine;
 
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
+import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
 import io.baton.lease.AcquireResult;
 import io.baton.lease.LeaseManager;
@@ -33,6 +34,16 @@ public class SchedulerEngineIo implements EngineIo {
   @Override
   public CompletableFuture<AppendResult> append(AppendRequest request) {
     return call("append", () -> journal.appendAll(List.of(request)).get(0));
+  }
+
+  @Override
+  public CompletableFuture<Void> checkpoint(UUID rootRunId, long token, Checkpoint checkpoint) {
+    return call(
+        "checkpoint",
+        () -> {
+          journal.checkpoint(rootRunId, token, checkpoint);
+          return null;
+        });
   }
 
   @Override

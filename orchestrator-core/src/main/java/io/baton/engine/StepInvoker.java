@@ -9,6 +9,7 @@ import io.baton.capability.ErrorCodes;
 import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
 import io.baton.flow.Flow;
+import io.baton.flow.RepeatPolicy;
 import io.baton.flow.RetryPolicy;
 import io.baton.flow.StepDefinition;
 import io.baton.flow.TemplateContext;
@@ -19,6 +20,7 @@ import io.baton.journal.RunCreated;
 import io.baton.journal.RunWaiting;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
+import io.baton.journal.StepRepeated;
 import io.baton.journal.StepStarted;
 import io.baton.journal.WaitReason;
 import io.baton.journal.replay.RunState;
@@ -110,7 +112,10 @@ final class StepInvoker {
     }
     JsonNode params;
     try {
-      params = Templates.render(step.params(), context(run, attempt));
+      params =
+          Templates.render(
+              step.params(),
+              context(run, attempt, state == null ? 1 : state.iterations() + 1, null, null));
     } catch (TemplateException e) {
       finished(tree, running, StepOutcome.failed(ErrorCodes.INVALID_PARAMS, e.getMessage(), false));
       return;
@@ -169,7 +174,7 @@ final class StepInvoker {
             running.number,
             deadline,
             running.cancellation,
-            Invocation.idempotencyKey(running.key.runId(), step.name()),
+            idempotencyKey(tree, step, running.key),
             scheduler.clock(),
             traceparent(tree, running));
     invoke(capability, invocation, tree.rootId)
@@ -239,18 +244,47 @@ final class StepInvoker {
     }
   }
 
+  /**
+   * {@code runId/step}, the same for every attempt and recovery; for the second and later
+   * iterations of a repeating step {@code runId/step#iteration}, since each iteration is a new call
+   * that the other side must not deduplicate away.
+   */
+  private static String idempotencyKey(ActiveTree tree, StepDefinition step, StepKey key) {
+    String base = Invocation.idempotencyKey(key.runId(), step.name());
+    RunState run = tree.state.run(key.runId());
+    int iteration =
+        step.repeat() == null || run == null || !run.hasStep(step.name())
+            ? 1
+            : run.step(step.name()).iterations() + 1;
+    return iteration > 1 ? base + "#" + iteration : base;
+  }
+
   private static String operation(StepDefinition step, Capability capability) {
     return step.operation() != null ? step.operation() : capability.defaultOperation().orElse(null);
   }
 
   static TemplateContext context(RunState run, int attempt) {
+    return context(run, attempt, 0, null, null);
+  }
+
+  /**
+   * What a template of the run sees: the outputs of its succeeded steps and the last iteration's
+   * output of its repeating ones, with {@code self}'s output replaced by {@code selfOutput} when
+   * given (an iteration's {@code until} reads that iteration's output).
+   */
+  static TemplateContext context(
+      RunState run, int attempt, int iteration, String self, JsonNode selfOutput) {
     Map<String, JsonNode> outputs = new HashMap<>();
     for (StepState step : run.steps()) {
-      if (step.status() == StepStatus.SUCCEEDED) {
+      if (step.status() == StepStatus.SUCCEEDED || step.iterations() > 0) {
         outputs.put(step.name(), step.output());
       }
     }
-    return new TemplateContext(run.input(), run.trigger(), outputs, run.runId(), attempt);
+    if (self != null) {
+      outputs.put(self, selfOutput);
+    }
+    return new TemplateContext(
+        run.input(), run.trigger(), outputs, run.runId(), attempt, iteration);
   }
 
   private void timedOut(ActiveTree tree, Attempt attempt, StepDefinition step) {
@@ -280,6 +314,8 @@ final class StepInvoker {
     StepOutcome.Failed tooLarge = outputTooLarge(step, outcome);
     if (tooLarge != null) {
       fail(tree, run, step, attempt.number, tooLarge, attempt.startedAt);
+    } else if (outcome instanceof StepOutcome.Completed completed && step.repeat() != null) {
+      iterated(tree, run, step, attempt, completed);
     } else if (outcome instanceof StepOutcome.Completed completed) {
       tree.decide(
           run.runId(),
@@ -326,6 +362,80 @@ final class StepInvoker {
             + limits.maxOutputSize()
             + " bytes; it was not journaled",
         false);
+  }
+
+  /**
+   * An iteration of a repeating step succeeded: the step completes with its output when the {@code
+   * until} condition holds on it, fails for good when it was the {@code max}th, and otherwise runs
+   * again after {@code every}. Events emitted by iterations that do not complete the step are not
+   * published (only a completion carries emitted events).
+   */
+  private void iterated(
+      ActiveTree tree,
+      RunState run,
+      StepDefinition step,
+      Attempt attempt,
+      StepOutcome.Completed completed) {
+    RepeatPolicy repeat = step.repeat();
+    int iteration = run.hasStep(step.name()) ? run.step(step.name()).iterations() + 1 : 1;
+    boolean holds;
+    try {
+      holds =
+          repeat.holds(context(run, attempt.number, iteration, step.name(), completed.output()));
+    } catch (TemplateException e) {
+      fail(
+          tree,
+          run,
+          step,
+          attempt.number,
+          new StepOutcome.Failed(
+              ErrorCodes.INVALID_PARAMS,
+              "repeat.until of step " + step.name() + ": " + e.getMessage(),
+              false),
+          attempt.startedAt);
+      return;
+    }
+    if (holds) {
+      tree.decide(
+          run.runId(),
+          new StepCompleted(
+              step.name(),
+              attempt.number,
+              completed.output(),
+              attempt.startedAt,
+              EmittedEvents.envelopes(
+                  run.runId(), run.flowName(), step.name(), completed.events())),
+          attempt.key);
+    } else if (iteration >= repeat.max()) {
+      tree.decide(
+          run.runId(),
+          new StepFailed(
+              step.name(),
+              attempt.number,
+              RepeatPolicy.EXHAUSTED,
+              "step "
+                  + step.name()
+                  + " ran "
+                  + iteration
+                  + " iterations (repeat.max) and its until never held: "
+                  + repeat.until().text(),
+              false,
+              null,
+              attempt.startedAt),
+          attempt.key);
+    } else {
+      Instant nextAt = repeat.every().isZero() ? null : scheduler.now().plus(repeat.every());
+      tree.decide(
+          run.runId(),
+          new StepRepeated(
+              step.name(),
+              attempt.number,
+              iteration,
+              completed.output(),
+              attempt.startedAt,
+              nextAt),
+          attempt.key);
+    }
   }
 
   /** Journals a failed attempt, with the due time of the next one when the policy allows it. */

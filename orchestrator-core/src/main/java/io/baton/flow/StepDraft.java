@@ -20,7 +20,8 @@ record StepDraft(
     JsonNode params,
     List<String> needs,
     Duration timeout,
-    RetryPolicy retry) {
+    RetryPolicy retry,
+    RepeatPolicy repeat) {
 
   boolean hasExplicitNeeds() {
     return needs != null;
@@ -32,6 +33,6 @@ record StepDraft(
 
   StepDefinition toDefinition(String resolvedOperation, List<String> resolvedNeeds) {
     return new StepDefinition(
-        name, capability, resolvedOperation, params, resolvedNeeds, timeout, retry);
+        name, capability, resolvedOperation, params, resolvedNeeds, timeout, retry, repeat);
   }
 }

@@ -7,7 +7,7 @@ import java.util.List;
 /** Reads one step: its keys and their types; checks that need other steps come later. */
 final class StepReader {
   static final List<String> KEYS =
-      List.of("name", "capability", "operation", "needs", "params", "timeout", "retry");
+      List.of("name", "capability", "operation", "needs", "params", "timeout", "retry", "repeat");
 
   private final Report report;
   private final Fields fields;
@@ -37,7 +37,8 @@ final class StepReader {
         step.has("params") ? step.get("params") : NullNode.getInstance(),
         fields.texts(step, path, "needs"),
         fields.duration(step, path, "timeout", false),
-        new RetryReader(report, fields).read(step, path));
+        new RetryReader(report, fields).read(step, path),
+        new RepeatReader(report, fields).read(step, path));
   }
 
   private void requireKey(JsonNode step, String path, String key, String why) {

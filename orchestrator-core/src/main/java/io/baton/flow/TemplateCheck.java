@@ -8,10 +8,11 @@ import java.util.Set;
 
 /**
  * Checks every template in step params and in the flow's output: syntax, that {@code steps.X} names
- * a step and reads its {@code output}, that {@code run} is only {@code run.id} or {@code
- * run.attempt}, and that a step only reads steps it waits for (directly or through others). The
- * flow's output may read any step. Keys are never rendered, so a key with <code>{{</code> is
- * refused.
+ * a step and reads its {@code output}, that {@code run} is only {@code run.id}, {@code run.attempt}
+ * or (in a step with {@code repeat}) {@code run.iteration}, and that a step only reads steps it
+ * waits for (directly or through others), or itself when it repeats (its last iteration's output,
+ * in its params and its {@code until}). The flow's output may read any step. Keys are never
+ * rendered, so a key with <code>{{</code> is refused.
  */
 final class TemplateCheck {
   private static final String OPEN = "{{";
@@ -27,6 +28,12 @@ final class TemplateCheck {
     for (StepDraft step : flow.steps()) {
       if (step.params() != null) {
         walk(step.params(), step.paramsPath(), step);
+      }
+      if (step.repeat() != null) {
+        walk(
+            step.repeat().until().template(),
+            FieldPaths.key(FieldPaths.key(step.path(), "repeat"), "until"),
+            step);
       }
     }
     if (flow.output() != null) {
@@ -75,15 +82,23 @@ final class TemplateCheck {
   private String problemWith(TemplatePath expression, StepDraft reader) {
     String shown = "{{ " + expression.text() + " }}";
     return switch (expression.root()) {
-      case "run" -> isRunField(expression) ? null : shown + ": run has only run.id and run.attempt";
+      case "run" -> runProblem(expression, shown, reader);
       case "steps" -> stepProblem(expression, shown, reader);
       default -> null;
     };
   }
 
-  private static boolean isRunField(TemplatePath expression) {
-    return expression.segments().size() == 1
-        && Set.of("id", "attempt").contains(expression.segments().get(0));
+  private static String runProblem(TemplatePath expression, String shown, StepDraft reader) {
+    boolean single = expression.segments().size() == 1;
+    if (single && Set.of("id", "attempt").contains(expression.segments().get(0))) {
+      return null;
+    }
+    if (single && "iteration".equals(expression.segments().get(0))) {
+      return reader != null && reader.repeat() != null
+          ? null
+          : shown + ": run.iteration exists only in a step with repeat";
+    }
+    return shown + ": run has only run.id, run.attempt and (in a step with repeat) run.iteration";
   }
 
   private String stepProblem(TemplatePath expression, String shown, StepDraft reader) {
@@ -99,7 +114,11 @@ final class TemplateCheck {
       return null;
     }
     if (step.equals(reader.name())) {
-      return shown + ": a step cannot read its own output";
+      return reader.repeat() != null
+          ? null
+          : shown
+              + ": a step cannot read its own output (only a step with repeat can: its last"
+              + " iteration's)";
     }
     if (!graph.upstreamOf(reader.name()).contains(step)) {
       return shown

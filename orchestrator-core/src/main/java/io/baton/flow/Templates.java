@@ -183,6 +183,9 @@ public final class Templates {
     if ("attempt".equals(field)) {
       return IntNode.valueOf(context.attempt());
     }
+    if ("iteration".equals(field)) {
+      return IntNode.valueOf(context.iteration());
+    }
     return NullNode.getInstance();
   }
 }

@@ -107,7 +107,14 @@ public final class EngineThroughput {
       LeaseManager lease = leases.apply(scheduler);
       OrchestratorNode node =
           OrchestratorNode.builder()
-              .config(EngineConfig.defaults("bench-node").withMaxConcurrentRuns(window * 2))
+              .config(
+                  EngineConfig.defaults("bench-node")
+                      .withMaxConcurrentRuns(window * 2)
+                      .withCheckpoints(
+                          Integer.getInteger(
+                              "baton.bench.checkpointEntries",
+                              EngineConfig.DEFAULT_CHECKPOINT_ENTRIES),
+                          EngineConfig.DEFAULT_CHECKPOINT_BYTES))
               .recovery(RecoveryConfig.defaults().withEnabled(false))
               .scheduler(scheduler)
               .stores(stores)

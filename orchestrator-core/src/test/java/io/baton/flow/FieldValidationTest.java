@@ -44,7 +44,7 @@ class FieldValidationTest {
                 5,
                 "steps[0].depends",
                 "unknown key 'depends' in a step; allowed keys: name, capability, operation, needs,"
-                    + " params, timeout, retry"));
+                    + " params, timeout, retry, repeat"));
   }
 
   @Test

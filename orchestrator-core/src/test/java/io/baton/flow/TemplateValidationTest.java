@@ -117,7 +117,8 @@ class TemplateValidationTest {
                 3,
                 42,
                 "steps[0].params[0]",
-                "{{ steps.a.output }}: a step cannot read its own output"));
+                "{{ steps.a.output }}: a step cannot read its own output (only a step with repeat can: its last"
+                    + " iteration's)"));
   }
 
   @Test
@@ -156,7 +157,11 @@ class TemplateValidationTest {
                 """))
         .containsExactly(
             problem(
-                5, 13, "steps[0].params", "{{ run.owner }}: run has only run.id and run.attempt"));
+                5,
+                13,
+                "steps[0].params",
+                "{{ run.owner }}: run has only run.id, run.attempt and (in a step with repeat)"
+                    + " run.iteration"));
   }
 
   @Test

@@ -14,6 +14,8 @@ import io.baton.flow.Flow;
 import io.baton.flow.RecoveryPolicy;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
+import io.baton.journal.replay.Replay;
+import io.baton.journal.replay.TreeState;
 import io.baton.lease.NodeIdInUseException;
 import io.baton.lease.NodeInfo;
 import io.baton.lease.memory.InMemoryLeaseManager;
@@ -54,6 +56,7 @@ final class ClusterSimulation {
   static final Duration TTL = Duration.ofSeconds(10);
   private static final Duration FAULT_WINDOW = Duration.ofSeconds(150);
   private static final Duration TIME_LIMIT = Duration.ofHours(2);
+  private static final Duration COMPACT_EVERY = Duration.ofSeconds(7);
 
   record Stats(
       int nodes,
@@ -63,6 +66,7 @@ final class ClusterSimulation {
       long claims,
       long deadNodesRevoked,
       long storeOutageHandoffs,
+      long compactions,
       Duration simulated) {}
 
   record Result(long seed, List<String> violations, Stats stats) {
@@ -134,6 +138,13 @@ final class ClusterSimulation {
   private final InMemoryLeaseService leaseService = new InMemoryLeaseService(global);
   private final Stores base = InMemoryStores.create();
   private final AuditingJournal audit;
+
+  /** What the nodes read: the journal with the compactions the simulation made. */
+  private final CompactingJournal hot;
+
+  private final List<String> compactionViolations = new ArrayList<>();
+  private final Random compactions;
+  private int compacted;
   private final Set<String> grants = new HashSet<>();
   private final LeaseLedger ledger = new LeaseLedger();
   private final Set<String> failFlows = new HashSet<>();
@@ -162,6 +173,8 @@ final class ClusterSimulation {
         new SimOracle(
             base, leaseService, ledger, failFlows, global::now, audit::appendedWithAClaim);
     audit.onClaim(oracle::claimed);
+    this.hot = new CompactingJournal(audit);
+    this.compactions = new Random(seed * 13 + 5);
     this.people =
         new SimPeople(
             global,
@@ -191,6 +204,7 @@ final class ClusterSimulation {
     registerFlows();
     scheduleFaults();
     global.schedule(FAULT_WINDOW, this::heal);
+    global.schedule(COMPACT_EVERY, this::compactSome);
     people.startOperator(this::finished);
     List<String> violations = new ArrayList<>();
     try {
@@ -204,6 +218,8 @@ final class ClusterSimulation {
     violations.addAll(SimInvariants.check(base, grants, keys, acknowledged(), limits));
     violations.addAll(events.check());
     violations.addAll(oracle.check(roots()));
+    roots().forEach(this::checkClaimView);
+    violations.addAll(compactionViolations);
     return new Result(seed, violations, stats());
   }
 
@@ -214,7 +230,7 @@ final class ClusterSimulation {
     sim.down = false;
     Stores stores =
         new Stores(
-            new FaultyJournal(sim.id, audit, faults),
+            new FaultyJournal(sim.id, hot, faults),
             new FaultyMetadata(sim.id, base.metadata(), faults),
             base.blobs(),
             base.events(),
@@ -240,7 +256,9 @@ final class ClusterSimulation {
                 EngineConfig.defaults(sim.id)
                     .withLimits(limits)
                     .withMaxConcurrentRuns(5 + random.nextInt(20))
-                    .withDrainTimeout(Duration.ofSeconds(5)))
+                    .withDrainTimeout(Duration.ofSeconds(5))
+                    .withCheckpoints(
+                        2 + compactions.nextInt(8), 1_024 + compactions.nextInt(16_384)))
             .recovery(
                 RecoveryConfig.defaults()
                     .withCheckInterval(Duration.ofSeconds(5))
@@ -362,6 +380,46 @@ final class ClusterSimulation {
   }
 
   // --- workload ------------------------------------------------------------------------------
+
+  /**
+   * Compacts the hot journal of some runs up to their checkpoints, as a store's archiver would, and
+   * checks at once that a claim now (the checkpoint and the entries after it) sees the state that a
+   * replay of the whole history gives.
+   */
+  private void compactSome() {
+    if (finished()) {
+      return;
+    }
+    for (UUID root : roots()) {
+      if (compactions.nextInt(3) == 0 && hot.compact(root) > 0) {
+        compacted++;
+        checkClaimView(root);
+      }
+    }
+    global.schedule(COMPACT_EVERY, this::compactSome);
+  }
+
+  /** Invariant: a claim after compaction sees the same state as a full replay. */
+  private void checkClaimView(UUID root) {
+    List<JournalEntry> history = base.journal().readFrom(root, 1, 1_000_000);
+    if (history.isEmpty()) {
+      return;
+    }
+    TreeState full = Replay.fold(root, history);
+    TreeState claimed = Replay.replayAll(hot, List.of(root)).get(root);
+    if (claimed == null || !claimed.toSnapshot().equals(full.toSnapshot())) {
+      compactionViolations.add(
+          "run "
+              + root
+              + ": a claim after compaction up to seq "
+              + hot.compactedTo(root)
+              + " sees "
+              + (claimed == null ? "nothing" : "seq " + claimed.lastSeq())
+              + ", not the state a full replay to seq "
+              + full.lastSeq()
+              + " gives");
+    }
+  }
 
   private void registerFlows() {
     List<Flow> flows = SimWorkload.flows(random);
@@ -685,6 +743,7 @@ final class ClusterSimulation {
         claims,
         revoked,
         standDowns,
+        compacted,
         Duration.between(SettableClock.EPOCH, global.now()));
   }
 }

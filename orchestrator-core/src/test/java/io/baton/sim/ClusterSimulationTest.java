@@ -53,6 +53,7 @@ class ClusterSimulationTest {
     long claims = 0;
     long revoked = 0;
     long standDowns = 0;
+    long compactions = 0;
     for (ClusterSimulation.Result result : results) {
       if (Boolean.getBoolean("baton.sim.verbose")) {
         System.out.println("seed " + result.seed() + " " + result.stats());
@@ -62,6 +63,7 @@ class ClusterSimulationTest {
       claims += result.stats().claims();
       revoked += result.stats().deadNodesRevoked();
       standDowns += result.stats().storeOutageHandoffs();
+      compactions += result.stats().compactions();
       if (!result.passed()) {
         failures.add(
             "seed "
@@ -76,8 +78,8 @@ class ClusterSimulationTest {
     }
     System.out.printf(
         "simulated %d seeds: %d faults injected, %d claims, %d fenced-out appends, %d dead"
-            + " nodes revoked, %d store-outage stand-downs%n",
-        results.size(), faults, claims, fenced, revoked, standDowns);
+            + " nodes revoked, %d store-outage stand-downs, %d compactions%n",
+        results.size(), faults, claims, fenced, revoked, standDowns, compactions);
     assertThat(failures).as(String.join("\n", failures)).isEmpty();
     if (only == null) {
       assertThat(fenced)
@@ -85,6 +87,9 @@ class ClusterSimulationTest {
           .isPositive();
       assertThat(revoked).as("crashes must be detected and their leases revoked").isPositive();
       assertThat(standDowns).as("store outages must make nodes stand down").isPositive();
+      assertThat(compactions)
+          .as("runs must be compacted while they run, so claims start from checkpoints")
+          .isPositive();
     }
   }
 

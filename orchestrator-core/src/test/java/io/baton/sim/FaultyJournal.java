@@ -45,6 +45,12 @@ final class FaultyJournal extends ForwardingJournal {
   }
 
   @Override
+  public Map<UUID, List<JournalEntry>> readAllAfter(Map<UUID, Long> afterSeq) {
+    checkRead(afterSeq.keySet());
+    return delegate.readAllAfter(afterSeq);
+  }
+
+  @Override
   public Map<UUID, List<JournalEntry>> readAll(Collection<UUID> rootRunIds) {
     checkRead(rootRunIds);
     return delegate.readAll(rootRunIds);

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The flows one seed runs: sequences and DAGs with retries, timers, approvals and subflows, and
- * runaway flows ({@link #RUNAWAY}) that start themselves until the nodes' {@code RunLimits} stop
- * them.
+ * The flows one seed runs: sequences and DAGs with retries, timers, approvals, subflows and steps
+ * that repeat, and runaway flows ({@link #RUNAWAY}) that start themselves until the nodes' {@code
+ * RunLimits} stop them.
  */
 final class SimWorkload {
   private SimWorkload() {}
@@ -90,6 +90,7 @@ final class SimWorkload {
             .step("left", "call-flow", "{\"flow\": \"fan\"}")
             .step("right", "call-flow", "{\"flow\": \"fan\"}")
             .build());
+    flows.add(FlowGenerator.loopOfDeterministicSteps(random, "looping"));
     return flows;
   }
 

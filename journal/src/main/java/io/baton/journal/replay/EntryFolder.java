@@ -13,6 +13,7 @@ import io.baton.journal.RunWaiting;
 import io.baton.journal.RunWoken;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
+import io.baton.journal.StepRepeated;
 import io.baton.journal.StepStarted;
 import java.time.Instant;
 
@@ -40,6 +41,8 @@ final class EntryFolder {
       completed(run, completed, at);
     } else if (event instanceof StepFailed failed) {
       failed(run, failed, at);
+    } else if (event instanceof StepRepeated repeated) {
+      repeated(run, repeated);
     } else if (event instanceof RunWaiting waiting) {
       waiting(run, waiting, at);
     } else if (event instanceof RunWoken woken) {
@@ -99,6 +102,26 @@ final class EntryFolder {
     step.clearWait();
   }
 
+  /**
+   * An iteration of a repeating step finished and the step runs again: its output stays (the next
+   * iteration reads it), the next iteration gets a fresh retry budget, and waits for {@code nextAt}
+   * if there is one.
+   */
+  private static void repeated(RunState run, StepRepeated repeated) {
+    StepState step = run.step(repeated.step());
+    step.status = repeated.nextAt() == null ? StepStatus.PENDING : StepStatus.RETRY_WAIT;
+    step.attempts = repeated.attempt();
+    step.budgetStart = repeated.attempt() + 1;
+    step.iterations = repeated.iteration();
+    step.output = repeated.output();
+    step.error = null;
+    step.retryAt = repeated.nextAt();
+    step.startedAt = repeated.startedAt();
+    step.finishedAt = null;
+    step.startedAttempt = 0;
+    step.clearWait();
+  }
+
   private static void waiting(RunState run, RunWaiting waiting, Instant at) {
     StepState step = run.step(waiting.step());
     step.status = StepStatus.WAITING;
@@ -128,8 +151,9 @@ final class EntryFolder {
   }
 
   /**
-   * A resume gives every failed step a fresh retry budget; attempt numbers keep counting. A step
-   * that was interrupted while it executed (started, no outcome) runs again.
+   * A resume gives every failed step a fresh retry budget (and a repeating one a fresh {@code
+   * repeat.max}); attempt numbers keep counting. A step that was interrupted while it executed
+   * (started, no outcome) runs again.
    */
   private static void resetFailedSteps(RunState run) {
     run.error = null;
@@ -138,6 +162,7 @@ final class EntryFolder {
       if (step.status == StepStatus.FAILED) {
         step.status = StepStatus.PENDING;
         step.budgetStart = step.attempts + 1;
+        step.iterations = 0;
         step.error = null;
         step.finishedAt = null;
       }

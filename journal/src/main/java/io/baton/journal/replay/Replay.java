@@ -3,6 +3,7 @@ package io.baton.journal.replay;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
 import io.baton.journal.JournalEntry;
+import io.baton.journal.JournalException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,22 +40,42 @@ public final class Replay {
   public static Map<UUID, TreeState> replayAll(
       ExecutionJournal journal, Collection<UUID> rootRunIds) {
     Map<UUID, Checkpoint> checkpoints = journal.getCheckpoints(rootRunIds);
-    Map<UUID, List<JournalEntry>> journals = journal.readAll(rootRunIds);
     Map<UUID, TreeState> trees = new LinkedHashMap<>();
+    Map<UUID, Long> after = new LinkedHashMap<>();
     for (UUID root : rootRunIds) {
       Checkpoint checkpoint = checkpoints.get(root);
-      TreeState tree =
-          checkpoint == null ? new TreeState(root) : TreeState.fromSnapshot(checkpoint.snapshot());
-      for (JournalEntry entry : journals.getOrDefault(root, List.of())) {
-        if (entry.seq() > tree.lastSeq()) {
-          tree.apply(entry);
-        }
-      }
-      if (tree.lastSeq() > 0) {
-        trees.put(root, tree);
-      }
+      TreeState tree = checkpoint == null ? new TreeState(root) : restore(checkpoint);
+      trees.put(root, tree);
+      after.put(root, tree.lastSeq());
     }
+    Map<UUID, List<JournalEntry>> journals = journal.readAllAfter(after);
+    trees.forEach(
+        (root, tree) -> {
+          for (JournalEntry entry : journals.getOrDefault(root, List.of())) {
+            if (entry.seq() > tree.lastSeq()) {
+              tree.apply(entry);
+            }
+          }
+        });
+    trees.values().removeIf(tree -> tree.lastSeq() == 0);
     return trees;
+  }
+
+  /** The state a checkpoint holds, marked as restored from it. */
+  private static TreeState restore(Checkpoint checkpoint) {
+    TreeState tree = TreeState.fromSnapshot(checkpoint.snapshot());
+    if (tree.lastSeq() != checkpoint.seq()) {
+      throw new JournalException(
+          "the checkpoint at seq "
+              + checkpoint.seq()
+              + " of root "
+              + tree.rootRunId()
+              + " holds the state as of seq "
+              + tree.lastSeq(),
+          tree.rootRunId());
+    }
+    tree.checkpointSeq = checkpoint.seq();
+    return tree;
   }
 
   /**
@@ -63,10 +84,7 @@ public final class Replay {
    */
   public static Optional<TreeState> replay(ExecutionJournal journal, UUID rootRunId) {
     Optional<Checkpoint> checkpoint = journal.getCheckpoint(rootRunId);
-    TreeState tree =
-        checkpoint
-            .map(cp -> TreeState.fromSnapshot(cp.snapshot()))
-            .orElseGet(() -> new TreeState(rootRunId));
+    TreeState tree = checkpoint.map(Replay::restore).orElseGet(() -> new TreeState(rootRunId));
     long next = tree.lastSeq() + 1;
     while (true) {
       List<JournalEntry> page = journal.readFrom(rootRunId, next, PAGE_SIZE);

@@ -15,6 +15,7 @@ public final class StepState {
   int attempts;
   int budgetStart = 1;
   int startedAttempt;
+  int iterations;
   JsonNode output;
   ErrorInfo error;
   Instant retryAt;
@@ -60,6 +61,15 @@ public final class StepState {
   /** Whether an attempt was journaled as started and has no outcome yet: it may be executing. */
   public boolean inFlight() {
     return startedAttempt > 0;
+  }
+
+  /**
+   * How many iterations of a repeating step finished without its {@code until} holding (see {@link
+   * io.baton.journal.StepRepeated}); the one running or due next is {@code iterations() + 1}. 0 for
+   * a step that does not repeat.
+   */
+  public int iterations() {
+    return iterations;
   }
 
   /** The next attempt's number. */

@@ -7,7 +7,10 @@ package io.baton.journal.replay;
 public enum StepStatus {
   /** Not finished; it runs when its dependencies have succeeded. */
   PENDING,
-  /** An attempt failed and the next one is due at {@code retryAt}. */
+  /**
+   * An attempt failed, or an iteration of a repeating step finished, and the next attempt is due at
+   * {@code retryAt}.
+   */
   RETRY_WAIT,
   /** Waiting for an approval, a timer or a child run. */
   WAITING,

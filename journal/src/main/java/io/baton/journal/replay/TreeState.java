@@ -2,6 +2,7 @@ package io.baton.journal.replay;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.JournalEntry;
@@ -26,6 +27,9 @@ public final class TreeState {
   long token;
   LinkedHashMap<UUID, RunState> runs = new LinkedHashMap<>();
   ArrayList<ClaimRecord> claims = new ArrayList<>();
+
+  /** The seq of the checkpoint this state was restored from; not part of a snapshot. */
+  @JsonIgnore long checkpointSeq;
 
   TreeState() {}
 
@@ -75,6 +79,14 @@ public final class TreeState {
   /** The sequence of the last entry folded in, 0 for an empty tree. */
   public long lastSeq() {
     return lastSeq;
+  }
+
+  /**
+   * The seq of the checkpoint this state was replayed from, 0 when it was folded from the first
+   * entry (see {@link Replay}).
+   */
+  public long checkpointSeq() {
+    return checkpointSeq;
   }
 
   /** The node of the latest claim, or null if the tree was never claimed. */

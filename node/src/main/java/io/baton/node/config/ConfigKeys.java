@@ -337,6 +337,18 @@ public final class ConfigKeys {
           ConfigType.BOOLEAN,
           "false",
           "Whether the http capability may call loopback addresses (127.0.0.0/8, ::1): this node's own API, etcd and PostgreSQL often listen there. baton dev presets true.");
+  public static final ConfigKey EXECUTION_CHECKPOINT_ENTRIES =
+      add(
+          "execution.checkpointEntries",
+          ConfigType.INTEGER,
+          String.valueOf(EngineConfig.DEFAULT_CHECKPOINT_ENTRIES),
+          "The owner of a run writes a checkpoint of its state once this many journal entries were written since the last one (and whenever the run parks); a claim reads the checkpoint and only the entries after it.");
+  public static final ConfigKey EXECUTION_CHECKPOINT_BYTES =
+      add(
+          "execution.checkpointBytes",
+          ConfigType.INTEGER,
+          String.valueOf(EngineConfig.DEFAULT_CHECKPOINT_BYTES),
+          "The owner of a run also writes a checkpoint once about this many bytes of journal (estimated from the entries' JSON) were written since the last one.");
   public static final ConfigKey EVENTS_RETENTION =
       add(
           "events.retention",

@@ -261,10 +261,13 @@ public record NodeConfig(
                     positive(settings, ConfigKeys.EXECUTION_MAX_SUBFLOW_DEPTH),
                     settings.integer(ConfigKeys.EXECUTION_MAX_RUNS_PER_TREE),
                     positive(settings, ConfigKeys.EXECUTION_MAX_OUTPUT_SIZE)));
+    int checkpointEntries = positive(settings, ConfigKeys.EXECUTION_CHECKPOINT_ENTRIES);
+    int checkpointBytes = positive(settings, ConfigKeys.EXECUTION_CHECKPOINT_BYTES);
     return EngineConfig.defaults(nodeId)
         .withMaxConcurrentRuns(maxRuns)
         .withDrainTimeout(drain)
-        .withLimits(limits);
+        .withLimits(limits)
+        .withCheckpoints(checkpointEntries, checkpointBytes);
   }
 
   private static RebalanceConfig rebalance(Settings settings) {

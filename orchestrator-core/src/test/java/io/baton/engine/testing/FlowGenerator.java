@@ -24,6 +24,40 @@ public final class FlowGenerator {
     return dag(random, name, true);
   }
 
+  /**
+   * Like {@link #dagOfDeterministicSteps}, where about half the steps {@code repeat}: each
+   * iteration's output carries its number, the step's {@code until} holds at iteration 1 to 4, its
+   * {@code max} is sometimes below that (the step then fails with repeat_exhausted), and it waits
+   * nothing, 100 ms or 5 s (long enough to park the run) between iterations.
+   */
+  public static Flow loopOfDeterministicSteps(Random random, String name) {
+    TestFlows flow = TestFlows.named(name);
+    int count = 2 + random.nextInt(4);
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String step = "s" + i;
+      List<String> needs = needs(random, names);
+      int failFirst = pick(random, new int[] {0, 0, 0, 1, 2});
+      boolean loops = random.nextBoolean();
+      String params = detParams(failFirst, needs);
+      if (loops) {
+        params = params.replace("\"in\": {", "\"in\": {\"iter\": \"{{ run.iteration }}\", ");
+      }
+      flow.step(step, "det", params, needs, null, null)
+          .retry(failFirst + 1, Duration.ofMillis(100), Backoff.FIXED, null, false, List.of());
+      if (loops) {
+        int holdsAt = 1 + random.nextInt(4);
+        int max = Math.max(1, holdsAt - 1 + random.nextInt(3));
+        Duration every =
+            new Duration[] {Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(5)}
+                [random.nextInt(3)];
+        flow.repeat("{{ steps." + step + ".output.in.iter }} == " + holdsAt, max, every);
+      }
+      names.add(step);
+    }
+    return flow.build();
+  }
+
   private static Flow dag(Random random, String name, boolean slow) {
     TestFlows flow = TestFlows.named(name);
     int count = 2 + random.nextInt(6);

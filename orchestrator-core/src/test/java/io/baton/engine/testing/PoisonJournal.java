@@ -38,6 +38,12 @@ public final class PoisonJournal extends ForwardingJournal {
   }
 
   @Override
+  public Map<UUID, List<JournalEntry>> readAllAfter(Map<UUID, Long> afterSeq) {
+    check(afterSeq.keySet());
+    return delegate.readAllAfter(afterSeq);
+  }
+
+  @Override
   public Map<UUID, List<JournalEntry>> readAll(Collection<UUID> rootRunIds) {
     check(rootRunIds);
     return delegate.readAll(rootRunIds);

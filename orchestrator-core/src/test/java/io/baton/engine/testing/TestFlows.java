@@ -14,6 +14,8 @@ import io.baton.flow.EventTrigger;
 import io.baton.flow.Flow;
 import io.baton.flow.FlowDefinition;
 import io.baton.flow.RecoveryPolicy;
+import io.baton.flow.RepeatCondition;
+import io.baton.flow.RepeatPolicy;
 import io.baton.flow.RetryPolicy;
 import io.baton.flow.StepDefinition;
 import io.baton.journal.JournalCodec;
@@ -115,7 +117,24 @@ public final class TestFlows {
             last.params(),
             last.needs(),
             last.timeout(),
-            new RetryPolicy(maxAttempts, delay, backoff, maxDelay, jitter, retryOn)));
+            new RetryPolicy(maxAttempts, delay, backoff, maxDelay, jitter, retryOn),
+            last.repeat()));
+    return this;
+  }
+
+  /** Makes the last step repeat until {@code until} holds, at most {@code max} times. */
+  public TestFlows repeat(String until, int max, Duration every) {
+    StepDefinition last = steps.remove(steps.size() - 1);
+    steps.add(
+        new StepDefinition(
+            last.name(),
+            last.capability(),
+            last.operation(),
+            last.params(),
+            last.needs(),
+            last.timeout(),
+            last.retry(),
+            new RepeatPolicy(RepeatCondition.parse(until), max, every)));
     return this;
   }
 
@@ -130,7 +149,8 @@ public final class TestFlows {
             last.params(),
             last.needs(),
             timeout,
-            last.retry()));
+            last.retry(),
+            last.repeat()));
     return this;
   }
 

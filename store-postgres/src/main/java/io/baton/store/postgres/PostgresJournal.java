@@ -202,6 +202,44 @@ public final class PostgresJournal implements ExecutionJournal {
   }
 
   @Override
+  public Map<UUID, List<JournalEntry>> readAllAfter(Map<UUID, Long> afterSeq) {
+    if (afterSeq.isEmpty()) {
+      return Map.of();
+    }
+    List<UUID> roots = new ArrayList<>(afterSeq.keySet());
+    List<Long> afters = roots.stream().map(afterSeq::get).toList();
+    Map<UUID, List<JournalEntry>> journals = new LinkedHashMap<>();
+    database
+        .withHandle(
+            "read the journals of " + roots.size() + " runs after their checkpoints",
+            handle ->
+                handle
+                    .createQuery(
+                        "SELECT j.root_run_id, j.run_id, j.seq, j.ts, j.event::text AS event"
+                            + " FROM unnest(:roots, :afters) AS f(root, after_seq)"
+                            + " JOIN journal j ON j.root_run_id = f.root AND j.seq > f.after_seq"
+                            + " ORDER BY j.root_run_id, j.seq")
+                    .bindArray("roots", UUID.class, roots)
+                    .bindArray("afters", Long.class, afters)
+                    .map(
+                        (rs, ctx) -> {
+                          UUID root = Sql.uuid(rs, "root_run_id");
+                          long seq = rs.getLong("seq");
+                          return new JournalEntry(
+                              Sql.uuid(rs, "run_id"),
+                              root,
+                              seq,
+                              Sql.instant(rs, "ts"),
+                              JournalCodec.decode(rs.getString("event"), root, seq));
+                        })
+                    .list())
+        .forEach(
+            entry ->
+                journals.computeIfAbsent(entry.rootRunId(), r -> new ArrayList<>()).add(entry));
+    return journals;
+  }
+
+  @Override
   public Map<UUID, Checkpoint> getCheckpoints(Collection<UUID> rootRunIds) {
     if (rootRunIds.isEmpty()) {
       return Map.of();
