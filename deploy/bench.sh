@@ -26,5 +26,5 @@ if [ "$which" = rollout ]; then
     -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=RollingRestartIT \
     -Dbaton.rollout.steadySeconds=30 -Dbaton.rollout.runsPerSecond=20 "$@" verify
 fi
-exec mvn -B -q -pl node -am -Pnode-bench -DskipTests -Dspotless.check.skip=true verify \
+exec mvn -B -q -pl node -am -Pnode-bench -DskipTests -DskipITs -Dspotless.check.skip=true verify \
   -Dnode.bench.args="$which" "$@"

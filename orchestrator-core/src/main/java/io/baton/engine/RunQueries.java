@@ -61,14 +61,17 @@ public final class RunQueries {
     return runIndex.listRuns(query);
   }
 
-  /** The journal entries of a run (for a root run: of its whole tree). */
+  /**
+   * The journal entries of a run (for a root run: of its whole tree), archived ones included: the
+   * whole history, as people read it.
+   */
   public List<JournalEntry> journal(UUID runId) {
     RunRecord row = find(runId);
     List<JournalEntry> entries = new ArrayList<>();
     long next = 1;
     List<JournalEntry> page;
     do {
-      page = journal.readFrom(row.rootRunId(), next, Replay.PAGE_SIZE);
+      page = journal.readHistory(row.rootRunId(), next, Replay.PAGE_SIZE);
       for (JournalEntry entry : page) {
         if (row.isRoot() || entry.runId().equals(runId)) {
           entries.add(entry);

@@ -401,7 +401,7 @@ final class ClusterSimulation {
 
   /** Invariant: a claim after compaction sees the same state as a full replay. */
   private void checkClaimView(UUID root) {
-    List<JournalEntry> history = base.journal().readFrom(root, 1, 1_000_000);
+    List<JournalEntry> history = base.journal().readHistory(root, 1, 1_000_000);
     if (history.isEmpty()) {
       return;
     }
@@ -680,7 +680,7 @@ final class ClusterSimulation {
                 .getLease(run.runId())
                 .map(l -> l.owner() + "@" + l.token())
                 .orElse("none");
-    List<JournalEntry> journal = base.journal().readFrom(run.runId(), 1, 10_000);
+    List<JournalEntry> journal = base.journal().readHistory(run.runId(), 1, 10_000);
     String tail =
         journal.subList(Math.max(0, journal.size() - 6), journal.size()).stream()
             .map(e -> e.seq() + "@" + e.timestamp() + " " + e.event())

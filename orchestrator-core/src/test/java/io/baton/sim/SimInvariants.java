@@ -61,7 +61,7 @@ final class SimInvariants {
 
   private static List<String> checkTree(Stores stores, Set<String> grants, UUID root) {
     List<String> violations = new ArrayList<>();
-    List<JournalEntry> entries = stores.journal().readFrom(root, 1, 1_000_000);
+    List<JournalEntry> entries = stores.journal().readHistory(root, 1, 1_000_000);
     TreeState tree = new TreeState(root);
     Set<String> completed = new HashSet<>();
     long lastClaimToken = 0;
@@ -127,7 +127,10 @@ final class SimInvariants {
         violations.add(
             "run " + run.runId() + " is " + run.status() + " under finished root " + root);
         if (Boolean.getBoolean("baton.sim.verbose")) {
-          stores.journal().readFrom(root, 1, 1_000_000).forEach(e -> System.err.println("  " + e));
+          stores
+              .journal()
+              .readHistory(root, 1, 1_000_000)
+              .forEach(e -> System.err.println("  " + e));
         }
       }
     }

@@ -217,7 +217,7 @@ final class SimOracle {
   List<String> check(Collection<UUID> roots) {
     List<String> found = new ArrayList<>(violations);
     for (UUID root : roots) {
-      List<JournalEntry> journal = stores.journal().readFrom(root, 1, 1_000_000);
+      List<JournalEntry> journal = stores.journal().readHistory(root, 1, 1_000_000);
       List<Invoked> ran = invocations.stream().filter(i -> i.root().equals(root)).toList();
       found.addAll(policyOnlyWhereInterrupted(root, journal, ran));
       if (!journal.isEmpty() && failFlows.contains(flowOf(journal))) {
