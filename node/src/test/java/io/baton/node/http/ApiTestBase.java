@@ -7,6 +7,9 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.capability.CapabilityRegistry;
 import io.baton.capability.builtin.BuiltInCapabilities;
+import io.baton.capability.builtin.EgressPolicy;
+import io.baton.capability.builtin.HostResolver;
+import io.baton.capability.builtin.HttpCapability;
 import io.baton.engine.EngineConfig;
 import io.baton.node.auth.Authenticator;
 import io.baton.node.metrics.NodeMetricRegistry;
@@ -157,10 +160,18 @@ public abstract class ApiTestBase {
   }
 
   private CapabilityRegistry capabilities() {
-    return BuiltInCapabilities.register(
-            CapabilityRegistry.builder(),
-            HttpClient.newHttpClient(),
-            ApiTestBase.class.getClassLoader())
+    // the tests' http steps call servers on loopback, which the default egress policy refuses
+    CapabilityRegistry.Builder builder = CapabilityRegistry.builder();
+    BuiltInCapabilities.all(HttpClient.newHttpClient()).stream()
+        .filter(c -> !c.name().equals(HttpCapability.NAME))
+        .forEach(builder::register);
+    return builder
+        .register(
+            new HttpCapability(
+                HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build(),
+                EgressPolicy.allowingLoopback(),
+                HostResolver.SYSTEM))
+        .discover(ApiTestBase.class.getClassLoader())
         .register(steps.hold())
         .register(steps.toggle())
         .build();
