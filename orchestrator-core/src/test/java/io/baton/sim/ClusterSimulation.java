@@ -132,6 +132,7 @@ final class ClusterSimulation {
   private final InMemoryLeaseService leaseService = new InMemoryLeaseService(global);
   private final Stores base = InMemoryStores.create();
   private final AuditingJournal audit;
+  private final SignalAudit signalAudit;
   private final Set<String> grants = new HashSet<>();
   private final LeaseLedger ledger = new LeaseLedger();
   private final Set<String> failFlows = new HashSet<>();
@@ -153,6 +154,7 @@ final class ClusterSimulation {
     this.faults = new SimFaults(new Random(seed * 31 + 7), global::now);
     this.audit =
         new AuditingJournal(brokenFence ? new BrokenFenceJournal(base.journal()) : base.journal());
+    this.signalAudit = new SignalAudit(base.journal());
     this.oracle =
         new SimOracle(
             base, leaseService, ledger, failFlows, global::now, audit::appendedWithAClaim);
@@ -188,6 +190,7 @@ final class ClusterSimulation {
       violations.add("not finished within " + TIME_LIMIT + " of simulated time: " + stuck());
     }
     violations.addAll(audit.violations);
+    violations.addAll(signalAudit.violations);
     violations.addAll(SimInvariants.check(base, grants, submissionKeys(), acknowledged()));
     violations.addAll(oracle.check(roots()));
     return new Result(seed, violations, stats());
@@ -201,7 +204,7 @@ final class ClusterSimulation {
     Stores stores =
         new Stores(
             new FaultyJournal(sim.id, audit, faults),
-            new FaultyMetadata(sim.id, base.metadata(), faults),
+            new FaultyMetadata(sim.id, base.metadata(), faults, signalAudit),
             base.blobs(),
             null);
     InMemoryLeaseManager lease = new InMemoryLeaseManager(sim.id, TTL, leaseService, sim.view);
