@@ -59,6 +59,14 @@ final class ActiveTree {
   final ArrayDeque<Signal> inbox = new ArrayDeque<>();
 
   /**
+   * Signals that found nothing to answer while an append of the tree was submitted but not yet
+   * acknowledged: the journal their sender read may be ahead of {@link #state} (an approval sent as
+   * soon as its wait was committed), so they are looked at again once nothing is in flight instead
+   * of being deleted as stale.
+   */
+  final List<Signal> deferred = new ArrayList<>();
+
+  /**
    * Set while the tree is being let go to another node (rebalancing): it starts no step, and once
    * nothing is in flight it leaves the node at that step boundary. Loop only.
    */

@@ -372,6 +372,7 @@ public final class Engine {
             ActiveTree tree = trees.get(signal.rootRunId());
             if (tree != null
                 && tree.inbox.stream().noneMatch(s -> s.id() == signal.id())
+                && tree.deferred.stream().noneMatch(s -> s.id() == signal.id())
                 && !tree.appends.answers(signal.id())) {
               tree.inbox.add(signal);
               driver.drive(tree);

@@ -3,6 +3,7 @@ package io.baton.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.capability.ErrorCodes;
+import io.baton.internal.Defect;
 import io.baton.journal.CommandApplied;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.RunWoken;
@@ -29,24 +30,50 @@ final class SignalHandler {
   }
 
   void apply(ActiveTree tree) {
+    if (!tree.appends.submitted() && !tree.deferred.isEmpty()) {
+      tree.inbox.addAll(tree.deferred);
+      tree.deferred.clear();
+    }
     Signal signal;
     boolean stale = false;
     while ((signal = tree.inbox.poll()) != null) {
-      tree.appends.answered(signal.id());
       RunState run = tree.state.run(signal.runId());
-      if (run == null || DecidedStatus.status(tree, run).isTerminal()) {
+      if (run != null && DecidedStatus.status(tree, run).isTerminal()) {
+        tree.appends.answered(signal.id());
         stale = true;
         continue;
       }
+      if (run == null || (signal.type() != SignalType.CANCEL && !answer(tree, run, signal))) {
+        if (lagging(tree)) {
+          defer(tree, signal);
+        } else {
+          tree.appends.answered(signal.id());
+          stale = true;
+        }
+        continue;
+      }
+      tree.appends.answered(signal.id());
       if (signal.type() == SignalType.CANCEL) {
         tree.decide(run.runId(), applied("cancel", signal.payload()), null);
         Cancellations.cancel(tree, run, "cancelled" + by(signal.payload()));
-      } else if (!answer(tree, run, signal)) {
-        stale = true;
       }
     }
     if (stale && tree.appends.empty()) {
       receipts.answered("delete stale signals", tree.appends.takeAnswered());
+    }
+  }
+
+  /**
+   * Whether the journal may hold more of the tree than its state: an append is submitted and not
+   * yet acknowledged (it may have committed, and a client may have read it and signalled).
+   */
+  private static boolean lagging(ActiveTree tree) {
+    return tree.appends.submitted() && !Defect.STALE_SIGNALS_WHILE_LAGGING.isActive();
+  }
+
+  private static void defer(ActiveTree tree, Signal signal) {
+    if (tree.deferred.stream().noneMatch(s -> s.id() == signal.id())) {
+      tree.deferred.add(signal);
     }
   }
 

@@ -32,7 +32,12 @@ public enum Defect {
    */
   UNKNOWN_IS_DEATH,
   /** A tree being let go to another node (rebalancing) leaves with a step still in flight. */
-  LET_GO_MID_STEP;
+  LET_GO_MID_STEP,
+  /**
+   * A signal that finds nothing to answer while the tree's append is unacknowledged is deleted as
+   * stale, although the journal its sender read may be ahead of the tree's state.
+   */
+  STALE_SIGNALS_WHILE_LAGGING;
 
   private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
 

@@ -145,6 +145,7 @@ final class ClusterSimulation {
   private final List<String> compactionViolations = new ArrayList<>();
   private final Random compactions;
   private int compacted;
+  private final SignalAudit signalAudit;
   private final Set<String> grants = new HashSet<>();
   private final LeaseLedger ledger = new LeaseLedger();
   private final Set<String> failFlows = new HashSet<>();
@@ -169,6 +170,7 @@ final class ClusterSimulation {
     this.faults = new SimFaults(new Random(seed * 31 + 7), global::now);
     this.audit =
         new AuditingJournal(brokenFence ? new BrokenFenceJournal(base.journal()) : base.journal());
+    this.signalAudit = new SignalAudit(base.journal());
     this.oracle =
         new SimOracle(
             base, leaseService, ledger, failFlows, global::now, audit::appendedWithAClaim);
@@ -213,6 +215,7 @@ final class ClusterSimulation {
       violations.add("not finished within " + TIME_LIMIT + " of simulated time: " + stuck());
     }
     violations.addAll(audit.violations);
+    violations.addAll(signalAudit.violations);
     List<String> keys = new ArrayList<>(submissionKeys());
     keys.addAll(events.keys());
     violations.addAll(SimInvariants.check(base, grants, keys, acknowledged(), limits));
@@ -231,7 +234,7 @@ final class ClusterSimulation {
     Stores stores =
         new Stores(
             new FaultyJournal(sim.id, hot, faults),
-            new FaultyMetadata(sim.id, base.metadata(), faults),
+            new FaultyMetadata(sim.id, base.metadata(), faults, signalAudit),
             base.blobs(),
             base.events(),
             null);

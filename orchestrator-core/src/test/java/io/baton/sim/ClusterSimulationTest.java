@@ -113,10 +113,17 @@ class ClusterSimulationTest {
    * Each deliberate defect undoes one recovery rule; some seed must catch it, so the oracle is
    * known to watch every rule. {@code -Dbaton.sim.defectSeeds=N} sets how many seeds each one gets.
    * The recovery reserve is left to RecoveryReserveTest: a node is only starved of it when no peer
-   * can wake its runs either, which seeds of this size never hold long enough to see.
+   * can wake its runs either, which seeds of this size never hold long enough to see. Signals taken
+   * for stale while the tree's state lags its journal are left to
+   * ApprovalRacingUnacknowledgedWaitTest: the loss needs an approval to reach the owner between an
+   * append that committed and its acknowledgement, which no seed of 200 produced; SignalAudit
+   * watches for it in every seed all the same.
    */
   @ParameterizedTest
-  @EnumSource(value = Defect.class, names = "NO_RECOVERY_RESERVE", mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = Defect.class,
+      names = {"NO_RECOVERY_RESERVE", "STALE_SIGNALS_WHILE_LAGGING"},
+      mode = EnumSource.Mode.EXCLUDE)
   void every_deliberate_defect_is_caught_by_some_seed(Defect defect) throws Exception {
     int seeds = Integer.getInteger("baton.sim.defectSeeds", 200);
     defect.inject();

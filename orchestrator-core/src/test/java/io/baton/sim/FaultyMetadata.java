@@ -21,11 +21,13 @@ import java.util.UUID;
 final class FaultyMetadata extends ForwardingMetadataStore {
   private final String node;
   private final SimFaults faults;
+  private final SignalAudit signals;
 
-  FaultyMetadata(String node, MetadataStore delegate, SimFaults faults) {
+  FaultyMetadata(String node, MetadataStore delegate, SimFaults faults, SignalAudit signals) {
     super(delegate);
     this.node = node;
     this.faults = faults;
+    this.signals = signals;
   }
 
   private void reach() {
@@ -74,15 +76,18 @@ final class FaultyMetadata extends ForwardingMetadataStore {
   public Signal addSignal(UUID runId, SignalType type, String step, JsonNode payload, Instant now) {
     if (faults.storeFails(node)) {
       if (faults.afterWrite()) {
-        delegate.addSignal(runId, type, step, payload, now);
+        signals.recorded(delegate.addSignal(runId, type, step, payload, now));
       }
       throw new StoreUnavailableException("simulated: node " + node + " lost the store", null);
     }
-    return delegate.addSignal(runId, type, step, payload, now);
+    Signal signal = delegate.addSignal(runId, type, step, payload, now);
+    signals.recorded(signal);
+    return signal;
   }
 
   @Override
   public void deleteSignals(Collection<Long> signalIds) {
+    signals.deleting(signalIds);
     if (faults.storeFails(node)) {
       if (faults.afterWrite()) {
         delegate.deleteSignals(signalIds);
