@@ -78,4 +78,40 @@ final class EntrySize {
     }
     return node.isBoolean() ? 5 : 4;
   }
+
+  /**
+   * At least the number of UTF-8 bytes of the value's compact JSON, found by walking it without
+   * encoding: every character may take up to six bytes (an escape), and a number as many as its
+   * text. Cheap enough for every step output; a caller encodes only when this bound is over its
+   * limit.
+   */
+  static long jsonUpperBound(JsonNode node) {
+    if (node == null || node.isMissingNode()) {
+      return 0;
+    }
+    if (node.isTextual()) {
+      return node.textValue().length() * 6L + 2;
+    }
+    if (node.isObject()) {
+      long size = 2;
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        size += field.getKey().length() * 6L + 4 + jsonUpperBound(field.getValue());
+      }
+      return size;
+    }
+    if (node.isArray()) {
+      long size = 2;
+      for (JsonNode element : node) {
+        size += jsonUpperBound(element) + 1;
+      }
+      return size;
+    }
+    if (node.isIntegralNumber() && node.canConvertToLong()) {
+      return 20;
+    }
+    if (node.isNumber()) {
+      return node.asText().length() + 8L;
+    }
+    return node.isBoolean() ? 5 : 4;
+  }
 }

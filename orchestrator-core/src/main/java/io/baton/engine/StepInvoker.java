@@ -340,6 +340,9 @@ final class StepInvoker {
     if (!(outcome instanceof StepOutcome.Completed completed)) {
       return null;
     }
+    if (EntrySize.jsonUpperBound(completed.output()) <= limits.maxOutputSize()) {
+      return null; // the usual case: no encoding on the engine's loop
+    }
     long size;
     try {
       size = JournalCodec.mapper().writeValueAsBytes(completed.output()).length;
