@@ -5,11 +5,11 @@ import io.baton.journal.AppendResult;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
 import io.baton.journal.FencedOutException;
-import io.baton.journal.JournalCodec;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.UnknownRootException;
 import io.baton.store.postgres.internal.Database;
 import io.baton.store.postgres.internal.JournalArchive;
+import io.baton.store.postgres.internal.JournalRows;
 import io.baton.store.postgres.internal.JournalWriter;
 import io.baton.store.postgres.internal.Sql;
 import java.util.ArrayList;
@@ -65,16 +65,7 @@ public final class PostgresJournal implements ExecutionJournal {
                 .bind("root", rootRunId)
                 .bind("from", fromSeq)
                 .bind("limit", limit)
-                .map(
-                    (rs, ctx) -> {
-                      long seq = rs.getLong("seq");
-                      return new JournalEntry(
-                          Sql.uuid(rs, "run_id"),
-                          rootRunId,
-                          seq,
-                          Sql.instant(rs, "ts"),
-                          JournalCodec.decode(rs.getString("event"), rootRunId, seq));
-                    })
+                .map(JournalRows.of(rootRunId))
                 .list());
   }
 
@@ -183,17 +174,7 @@ public final class PostgresJournal implements ExecutionJournal {
                         "SELECT root_run_id, run_id, seq, ts, event::text AS event FROM journal"
                             + " WHERE root_run_id = ANY(:roots) ORDER BY root_run_id, seq")
                     .bindArray("roots", UUID.class, rootRunIds)
-                    .map(
-                        (rs, ctx) -> {
-                          UUID root = Sql.uuid(rs, "root_run_id");
-                          long seq = rs.getLong("seq");
-                          return new JournalEntry(
-                              Sql.uuid(rs, "run_id"),
-                              root,
-                              seq,
-                              Sql.instant(rs, "ts"),
-                              JournalCodec.decode(rs.getString("event"), root, seq));
-                        })
+                    .map(JournalRows.WITH_ROOT)
                     .list())
         .forEach(
             entry ->
@@ -221,17 +202,7 @@ public final class PostgresJournal implements ExecutionJournal {
                             + " ORDER BY j.root_run_id, j.seq")
                     .bindArray("roots", UUID.class, roots)
                     .bindArray("afters", Long.class, afters)
-                    .map(
-                        (rs, ctx) -> {
-                          UUID root = Sql.uuid(rs, "root_run_id");
-                          long seq = rs.getLong("seq");
-                          return new JournalEntry(
-                              Sql.uuid(rs, "run_id"),
-                              root,
-                              seq,
-                              Sql.instant(rs, "ts"),
-                              JournalCodec.decode(rs.getString("event"), root, seq));
-                        })
+                    .map(JournalRows.WITH_ROOT)
                     .list())
         .forEach(
             entry ->

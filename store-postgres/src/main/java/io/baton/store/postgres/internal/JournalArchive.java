@@ -1,6 +1,5 @@
 package io.baton.store.postgres.internal;
 
-import io.baton.journal.JournalCodec;
 import io.baton.journal.JournalEntry;
 import java.util.List;
 import java.util.UUID;
@@ -120,16 +119,7 @@ public final class JournalArchive {
                 .bind("root", rootRunId)
                 .bind("from", fromSeq)
                 .bind("limit", limit)
-                .map(
-                    (rs, ctx) -> {
-                      long seq = rs.getLong("seq");
-                      return new JournalEntry(
-                          Sql.uuid(rs, "run_id"),
-                          rootRunId,
-                          seq,
-                          Sql.instant(rs, "ts"),
-                          JournalCodec.decode(rs.getString("event"), rootRunId, seq));
-                    })
+                .map(JournalRows.of(rootRunId))
                 .list());
   }
 }
