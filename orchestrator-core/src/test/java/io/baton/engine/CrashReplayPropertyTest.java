@@ -45,7 +45,15 @@ class CrashReplayPropertyTest {
     return seeds.map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> check(seed)));
   }
 
-  private record Outcome(String status, JsonNode output, List<String> steps) {}
+  /** How a run ended, as crash-replay properties compare it with the uninterrupted run's. */
+  record Outcome(String status, JsonNode output, List<String> steps) {
+    static Outcome of(RunView view) {
+      return new Outcome(
+          view.run().status() + (view.run().error() == null ? "" : ":" + view.run().error().code()),
+          view.run().output(),
+          view.steps().stream().map(s -> s.name() + "=" + s.status() + ":" + s.output()).toList());
+    }
+  }
 
   private void check(long seed) {
     Flow flow = FlowGenerator.dagOfDeterministicSteps(new Random(seed), "generated");
@@ -88,15 +96,11 @@ class CrashReplayPropertyTest {
       if (record != null) {
         record.addAll(journal.accepted);
       }
-      RunView view = orchestrator.get(runId);
-      return new Outcome(
-          view.run().status() + (view.run().error() == null ? "" : ":" + view.run().error().code()),
-          view.run().output(),
-          view.steps().stream().map(s -> s.name() + "=" + s.status() + ":" + s.output()).toList());
+      return Outcome.of(orchestrator.get(runId));
     }
   }
 
-  private static void assertNoCompletionTwice(List<JournalEntry> entries) {
+  static void assertNoCompletionTwice(List<JournalEntry> entries) {
     Set<String> completed = new HashSet<>();
     for (JournalEntry entry : entries) {
       if (entry.event() instanceof StepCompleted step) {

@@ -2,7 +2,6 @@ package io.baton.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.engine.testing.FlowGenerator;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
@@ -13,16 +12,13 @@ import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
 import io.baton.journal.ForwardingJournal;
 import io.baton.journal.JournalEntry;
-import io.baton.journal.StepCompleted;
 import io.baton.journal.replay.Replay;
 import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -85,18 +81,17 @@ class LoopingCrashReplayPropertyTest {
     }
   }
 
-  private record Outcome(String status, JsonNode output, List<String> steps) {}
-
   private void check(long seed) {
     Flow flow = FlowGenerator.loopOfDeterministicSteps(new Random(seed), "looping");
     List<Write> writes = new ArrayList<>();
-    Outcome reference = run(flow, null, false, writes);
+    CrashReplayPropertyTest.Outcome reference = run(flow, null, false, writes);
     assertThat(writes.stream().filter(w -> w.checkpoint() != null))
         .as("seed %d writes checkpoints", seed)
         .isNotEmpty();
     for (int crashAfter = 1; crashAfter < writes.size(); crashAfter++) {
       for (boolean compact : new boolean[] {false, true}) {
-        Outcome recovered = run(flow, writes.subList(0, crashAfter), compact, null);
+        CrashReplayPropertyTest.Outcome recovered =
+            run(flow, writes.subList(0, crashAfter), compact, null);
         assertThat(recovered)
             .as(
                 "seed %d, crash after write %d of %d (%s), %s (replay: -Dbaton.seed=%d)",
@@ -115,7 +110,8 @@ class LoopingCrashReplayPropertyTest {
    * Runs the flow to its end: fresh, or on a journal that holds only the {@code prefix} writes,
    * compacted up to its checkpoint when {@code compact}.
    */
-  private Outcome run(Flow flow, List<Write> prefix, boolean compact, List<Write> record) {
+  private CrashReplayPropertyTest.Outcome run(
+      Flow flow, List<Write> prefix, boolean compact, List<Write> record) {
     Stores base = InMemoryStores.create();
     WriteLog journal = new WriteLog(base.journal());
     Stores stores = new Stores(journal, base.metadata(), base.blobs(), null);
@@ -151,26 +147,11 @@ class LoopingCrashReplayPropertyTest {
       }
       UUID runId = root;
       cluster.runUntil(() -> orchestrator.find(runId).status().isTerminal(), Duration.ofHours(1));
-      assertNoCompletionTwice(journal.history);
+      CrashReplayPropertyTest.assertNoCompletionTwice(journal.history);
       if (record != null) {
         record.addAll(journal.writes);
       }
-      RunView view = orchestrator.get(runId);
-      return new Outcome(
-          view.run().status() + (view.run().error() == null ? "" : ":" + view.run().error().code()),
-          view.run().output(),
-          view.steps().stream().map(s -> s.name() + "=" + s.status() + ":" + s.output()).toList());
-    }
-  }
-
-  private static void assertNoCompletionTwice(List<JournalEntry> entries) {
-    Set<String> completed = new HashSet<>();
-    for (JournalEntry entry : entries) {
-      if (entry.event() instanceof StepCompleted step) {
-        assertThat(completed.add(entry.runId() + "/" + step.step()))
-            .as("step %s completed twice", step.step())
-            .isTrue();
-      }
+      return CrashReplayPropertyTest.Outcome.of(orchestrator.get(runId));
     }
   }
 }
