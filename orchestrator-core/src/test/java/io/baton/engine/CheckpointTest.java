@@ -8,13 +8,18 @@ import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Flow;
 import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
+import io.baton.journal.ForwardingJournal;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
 import io.baton.journal.replay.Replay;
 import io.baton.journal.replay.TreeState;
+import io.baton.store.StoreUnavailableException;
+import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryStores;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +95,47 @@ class CheckpointTest {
     // a dozen entries: only their bytes can have triggered it
     assertThat(journal().latestSequence(root)).isLessThan(1_000);
     assertFaithful(root, journal().getCheckpoint(root).orElseThrow());
+  }
+
+  @Test
+  void a_checkpoint_the_store_refuses_costs_the_run_nothing_and_is_written_at_the_next_trigger() {
+    Stores base = InMemoryStores.create();
+    AtomicInteger refused = new AtomicInteger();
+    ExecutionJournal failing =
+        new ForwardingJournal(base.journal()) {
+          @Override
+          public void checkpoint(UUID rootRunId, long token, Checkpoint checkpoint) {
+            if (refused.incrementAndGet() <= 2) {
+              throw new StoreUnavailableException("the database is down", null);
+            }
+            super.checkpoint(rootRunId, token, checkpoint);
+          }
+        };
+    TestCluster down =
+        new TestCluster(new Stores(failing, base.metadata(), base.blobs(), null))
+            .engineConfig(c -> c.withCheckpoints(5, Long.MAX_VALUE));
+    try {
+      down.start("node-a");
+      Flow flow = steps("refused", 20, "noop", "{}");
+      down.apply(flow);
+      Orchestrator orchestrator = down.node("node-a").orchestrator();
+      UUID root =
+          down.await(orchestrator.submitAsync(flow.name(), json("{}"), null, null)).run().runId();
+      down.runUntil(() -> orchestrator.find(root).status().isTerminal(), Duration.ofHours(1));
+
+      assertThat(orchestrator.find(root).status()).isEqualTo(RunStatus.SUCCEEDED);
+      assertThat(refused.get())
+          .as("the first two were refused, a later one written")
+          .isGreaterThan(2);
+      Checkpoint written = base.journal().getCheckpoint(root).orElseThrow();
+      List<JournalEntry> upTo =
+          base.journal().readFrom(root, 1, Integer.MAX_VALUE).stream()
+              .filter(entry -> entry.seq() <= written.seq())
+              .toList();
+      assertThat(written.snapshot()).isEqualTo(Replay.fold(root, upTo).toSnapshot());
+    } finally {
+      down.close();
+    }
   }
 
   @Test
