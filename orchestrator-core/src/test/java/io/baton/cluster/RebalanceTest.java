@@ -11,10 +11,15 @@ import io.baton.journal.JournalEntry;
 import io.baton.journal.RunClaimed;
 import io.baton.journal.RunStatus;
 import io.baton.journal.StepCompleted;
+import io.baton.lease.ForwardingLeaseManager;
+import io.baton.lease.LeaseException;
+import io.baton.lease.LeaseManager;
 import io.baton.recovery.RecoveryConfig;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,9 +33,11 @@ class RebalanceTest {
   private static final int RUNS = 20;
 
   private final CuttableStores cutB = new CuttableStores();
+  private volatile boolean offersFailOnA;
   private final TestCluster cluster =
       new TestCluster()
           .stores((node, shared) -> node.equals("node-b") ? cutB.wrap(shared) : shared)
+          .leases((node, leases) -> node.equals("node-a") ? new FailingOffers(leases) : leases)
           .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)))
           .rebalance(RebalanceConfig.defaults().withInterval(Duration.ofHours(1)));
 
@@ -142,6 +149,61 @@ class RebalanceTest {
     assertThat(cluster.stores.metadata().findRun(run).orElseThrow().orchestratorId())
         .isEqualTo("node-a");
     cutB.heal();
+  }
+
+  @Test
+  void runs_whose_giver_cannot_offer_them_come_back_to_it_and_run_once() {
+    OrchestratorNode a = cluster.start("node-a");
+    cluster.apply(
+        TestFlows.named("slow")
+            .step("s1", "det-slow", "{\"millis\": 10000}")
+            .step("s2", "det-slow", "{\"millis\": 10000}")
+            .build());
+    List<UUID> runs = new ArrayList<>();
+    for (int i = 0; i < RUNS; i++) {
+      runs.add(
+          cluster
+              .await(a.orchestrator().submitAsync("slow", json("{}"), null, null))
+              .run()
+              .runId());
+    }
+    cluster.runUntil(() -> cluster.capabilities.callsOf("s1") == RUNS);
+    OrchestratorNode b = cluster.start("node-b");
+
+    // node-a plans and lets runs go, but its lease service refuses every offer
+    offersFailOnA = true;
+    var round = a.rebalanceNow();
+    cluster.runUntil(round::isDone, Duration.ofSeconds(20));
+    assertThat(round).isCompletedExceptionally();
+    assertThat(b.engine().activeCount()).as("nothing was offered").isZero();
+    assertThat(a.engine().activeCount()).as("the planned runs left").isEqualTo(RUNS - 5);
+
+    cluster.runUntil(
+        () -> runs.stream().allMatch(r -> status(r) == RunStatus.SUCCEEDED), Duration.ofMinutes(5));
+    for (UUID run : runs) {
+      for (String step : List.of("s1", "s2")) {
+        assertThat(completions(run, step)).as("run %s step %s", run, step).isEqualTo(1);
+      }
+      assertThat(cluster.stores.metadata().findRun(run).orElseThrow().orchestratorId())
+          .as("run %s", run)
+          .isEqualTo("node-a");
+    }
+    assertThat(cluster.capabilities.callsOf("s2")).as("no step ran twice").isEqualTo(RUNS);
+  }
+
+  /** node-a's lease manager, refusing offers while the test says so (etcd unreachable). */
+  private final class FailingOffers extends ForwardingLeaseManager {
+    FailingOffers(LeaseManager delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public Set<UUID> offer(Collection<UUID> runIds, String toNode) {
+      if (offersFailOnA) {
+        throw new LeaseException("etcd unreachable (test)", null, "node-a", null);
+      }
+      return delegate.offer(runIds, toNode);
+    }
   }
 
   private RunStatus status(UUID runId) {

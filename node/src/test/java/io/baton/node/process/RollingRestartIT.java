@@ -115,7 +115,10 @@ class RollingRestartIT {
               0,
               1000 / runsPerSecond,
               TimeUnit.MILLISECONDS);
-      await().pollDelay(Duration.ofSeconds(steadySeconds)).until(() -> true);
+      await()
+          .atMost(Duration.ofSeconds(steadySeconds + 10))
+          .pollDelay(Duration.ofSeconds(steadySeconds))
+          .until(() -> true);
       rolling = true;
       for (int i = 0; i < NODES; i++) {
         BatonProcess old = nodes.get(i);
@@ -126,7 +129,10 @@ class RollingRestartIT {
       }
       scale(nodes, ports, dir, db, etcd, cluster);
       rolling = false;
-      await().pollDelay(Duration.ofSeconds(steadySeconds)).until(() -> true);
+      await()
+          .atMost(Duration.ofSeconds(steadySeconds + 10))
+          .pollDelay(Duration.ofSeconds(steadySeconds))
+          .until(() -> true);
     } finally {
       load.shutdownNow();
       load.awaitTermination(30, TimeUnit.SECONDS);
