@@ -45,6 +45,37 @@ class RebalancePlanTest {
     assertThat(RebalancePlan.plan(List.of(node("a", 100)), CONFIG)).isEmpty();
   }
 
+  private static NodeInfo node(String id, int runs, double stepsPerSecond) {
+    return new NodeInfo(id, "", Instant.EPOCH, "", false, new NodeLoad(runs, stepsPerSecond, true));
+  }
+
+  @Test
+  void runs_that_step_faster_weigh_more() {
+    // as many runs on each node, but node a's step three times as fast as node b's
+    List<Move> moves =
+        RebalancePlan.plan(List.of(node("a", 100, 300), node("b", 100, 100)), CONFIG);
+
+    // a's runs weigh 1.25 and b's 0.75: 20 of a's make both loads 100
+    assertThat(moves).containsExactly(new Move("a", "b", 20));
+  }
+
+  @Test
+  void equal_paces_weigh_as_plain_counts() {
+    List<NodeInfo> paced = List.of(node("a", 300, 600), node("b", 100, 200), node("c", 0, 0));
+    List<NodeInfo> counted = List.of(node("a", 300), node("b", 100), node("c", 0));
+
+    assertThat(RebalancePlan.plan(paced, CONFIG)).isEqualTo(RebalancePlan.plan(counted, CONFIG));
+    assertThat(RebalancePlan.plan(paced, CONFIG)).isNotEmpty();
+  }
+
+  @Test
+  void within_the_band_by_weight_nothing_moves_though_the_counts_differ() {
+    // 120 slow runs against 80 fast ones: the same work, so no move
+    assertThat(RebalancePlan.plan(List.of(node("a", 120, 120), node("b", 80, 180)), CONFIG))
+        .isEmpty();
+    assertThat(RebalancePlan.plan(List.of(node("a", 120), node("b", 80)), CONFIG)).isNotEmpty();
+  }
+
   @Test
   void three_to_six_nodes_is_balanced_within_the_band_in_three_rounds_moving_the_minimum() {
     List<NodeInfo> nodes =
