@@ -49,22 +49,7 @@ class RebalanceTest {
   @Test
   void a_joining_node_takes_a_share_of_the_runs_at_their_next_step_boundary() {
     OrchestratorNode a = cluster.start("node-a");
-    String tenSeconds = "{\"millis\": 10000}";
-    cluster.apply(
-        TestFlows.named("slow")
-            .step("s1", "det-slow", tenSeconds)
-            .step("s2", "det-slow", tenSeconds)
-            .step("s3", "det-slow", tenSeconds)
-            .build());
-    List<UUID> runs = new ArrayList<>();
-    for (int i = 0; i < RUNS; i++) {
-      runs.add(
-          cluster
-              .await(a.orchestrator().submitAsync("slow", json("{}"), null, null))
-              .run()
-              .runId());
-    }
-    cluster.runUntil(() -> cluster.capabilities.callsOf("s1") == RUNS);
+    List<UUID> runs = slowRunsOn(a, List.of("s1", "s2", "s3"));
     OrchestratorNode b = cluster.start("node-b");
 
     var round = a.rebalanceNow();
@@ -154,20 +139,7 @@ class RebalanceTest {
   @Test
   void runs_whose_giver_cannot_offer_them_come_back_to_it_and_run_once() {
     OrchestratorNode a = cluster.start("node-a");
-    cluster.apply(
-        TestFlows.named("slow")
-            .step("s1", "det-slow", "{\"millis\": 10000}")
-            .step("s2", "det-slow", "{\"millis\": 10000}")
-            .build());
-    List<UUID> runs = new ArrayList<>();
-    for (int i = 0; i < RUNS; i++) {
-      runs.add(
-          cluster
-              .await(a.orchestrator().submitAsync("slow", json("{}"), null, null))
-              .run()
-              .runId());
-    }
-    cluster.runUntil(() -> cluster.capabilities.callsOf("s1") == RUNS);
+    List<UUID> runs = slowRunsOn(a, List.of("s1", "s2"));
     OrchestratorNode b = cluster.start("node-b");
 
     // node-a plans and lets runs go, but its lease service refuses every offer
@@ -204,6 +176,23 @@ class RebalanceTest {
       }
       return delegate.offer(runIds, toNode);
     }
+  }
+
+  /** {@code RUNS} runs of ten-second steps on the node, each in its first step. */
+  private List<UUID> slowRunsOn(OrchestratorNode node, List<String> steps) {
+    TestFlows flow = TestFlows.named("slow");
+    steps.forEach(step -> flow.step(step, "det-slow", "{\"millis\": 10000}"));
+    cluster.apply(flow.build());
+    List<UUID> runs = new ArrayList<>();
+    for (int i = 0; i < RUNS; i++) {
+      runs.add(
+          cluster
+              .await(node.orchestrator().submitAsync("slow", json("{}"), null, null))
+              .run()
+              .runId());
+    }
+    cluster.runUntil(() -> cluster.capabilities.callsOf(steps.get(0)) == RUNS);
+    return runs;
   }
 
   private RunStatus status(UUID runId) {
