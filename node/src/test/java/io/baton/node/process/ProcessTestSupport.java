@@ -43,10 +43,12 @@ public final class ProcessTestSupport {
     return JournalCodec.mapper().readTree(response.body());
   }
 
+  /** POSTs {@code json}; an answer over 299 throws, and so does none within a minute. */
   public static JsonNode post(String url, String json) throws Exception {
     HttpResponse<String> response =
         HTTP.send(
             HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofMinutes(1))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json))
                 .build(),

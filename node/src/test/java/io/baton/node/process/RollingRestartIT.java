@@ -7,13 +7,16 @@ import static io.baton.node.process.ProcessTestSupport.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.lease.etcd.EtcdTestCluster;
 import io.baton.store.postgres.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -176,10 +179,15 @@ class RollingRestartIT {
       long steadySeconds)
       throws Exception {
     {
+      Set<String> finished = new HashSet<>();
       await()
           .atMost(Duration.ofMinutes(2))
           .pollInterval(Duration.ofMillis(500))
-          .until(() -> allTerminal(api, ledger.runIds()));
+          .untilAsserted(
+              () ->
+                  assertThat(unfinished(api, ledger.runIds(), finished))
+                      .as("runs not finished (id: status on owner)")
+                      .isEmpty());
 
       RolloutLedger.Verdict verdict = ledger.check(api, STEPS, sideEffects.keys());
       System.out.printf(
@@ -255,13 +263,26 @@ class RollingRestartIT {
     refusedEverywhere.add(key + ": " + failures);
   }
 
-  private static boolean allTerminal(String api, List<String> runIds) throws Exception {
+  /**
+   * The runs not finished yet, each as "id: status on owner", so that a run that never finishes is
+   * named in the failure; {@code finished} remembers the runs already seen finished (a final status
+   * does not change), so each poll reads only the others.
+   */
+  private static List<String> unfinished(String api, List<String> runIds, Set<String> finished)
+      throws Exception {
+    List<String> open = new ArrayList<>();
     for (String runId : runIds) {
-      String status = get(api + "/api/runs/" + runId).path("status").asText();
-      if (!status.equals("SUCCEEDED") && !status.equals("FAILED") && !status.equals("CANCELLED")) {
-        return false;
+      if (finished.contains(runId)) {
+        continue;
+      }
+      JsonNode run = get(api + "/api/runs/" + runId, Duration.ofSeconds(20));
+      String status = run.path("status").asText();
+      if (status.equals("SUCCEEDED") || status.equals("FAILED") || status.equals("CANCELLED")) {
+        finished.add(runId);
+      } else {
+        open.add(runId + ": " + status + " on " + run.path("orchestratorId").asText());
       }
     }
-    return true;
+    return open;
   }
 }
