@@ -10,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
@@ -67,20 +69,52 @@ final class BatonClient {
             .method("DELETE", HttpRequest.BodyPublishers.ofString(body)));
   }
 
-  private HttpRequest.Builder request(String path) {
-    String base = server.toString().replaceAll("/+$", "");
+  /**
+   * Opens a server-sent event stream ({@code Accept: text/event-stream}), resuming after {@code
+   * lastEventId} when not null; an answer other than 200 is reported as {@link Failures} says. The
+   * stream has no request timeout: it lasts until the caller closes it or the server ends it.
+   */
+  ServerEvents events(String path, String lastEventId) {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + path))
+        HttpRequest.newBuilder(uri(path)).header("Accept", "text/event-stream").GET();
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    if (lastEventId != null) {
+      request.header("Last-Event-ID", lastEventId);
+    }
+    HttpResponse<Stream<String>> response = exchange(request, HttpResponse.BodyHandlers.ofLines());
+    if (response.statusCode() != 200) {
+      String body;
+      try (Stream<String> lines = response.body()) {
+        body = lines.collect(Collectors.joining("\n"));
+      }
+      throw Failures.failure(new ApiResponse(response.statusCode(), body));
+    }
+    return new ServerEvents(response.body());
+  }
+
+  private URI uri(String path) {
+    return URI.create(server.toString().replaceAll("/+$", "") + path);
+  }
+
+  private HttpRequest.Builder request(String path) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri(path))
             .timeout(REQUEST_TIMEOUT)
             .header("Accept", "application/json");
     return token == null ? request : request.header("Authorization", "Bearer " + token);
   }
 
   private ApiResponse send(HttpRequest.Builder request) {
+    HttpResponse<String> response = exchange(request, HttpResponse.BodyHandlers.ofString());
+    return new ApiResponse(response.statusCode(), response.body());
+  }
+
+  private <T> HttpResponse<T> exchange(
+      HttpRequest.Builder request, HttpResponse.BodyHandler<T> body) {
     try {
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return new ApiResponse(response.statusCode(), response.body());
+      return http.send(request.build(), body);
     } catch (IOException e) {
       if (refused(e)) {
         throw new CommandFailedException(
