@@ -7,11 +7,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
@@ -71,8 +75,9 @@ final class BatonClient {
 
   /**
    * Opens a server-sent event stream ({@code Accept: text/event-stream}), resuming after {@code
-   * lastEventId} when not null; an answer other than 200 is reported as {@link Failures} says. The
-   * stream has no request timeout: it lasts until the caller closes it or the server ends it.
+   * lastEventId} when not null, and returns once the server answered 200; another answer is
+   * reported as {@link Failures} says. The stream has no request timeout: it lasts until the caller
+   * closes it or the server ends it.
    */
   ServerEvents events(String path, String lastEventId) {
     HttpRequest.Builder request =
@@ -83,15 +88,41 @@ final class BatonClient {
     if (lastEventId != null) {
       request.header("Last-Event-ID", lastEventId);
     }
-    HttpResponse<Stream<String>> response = exchange(request, HttpResponse.BodyHandlers.ofLines());
-    if (response.statusCode() != 200) {
-      String body;
-      try (Stream<String> lines = response.body()) {
-        body = lines.collect(Collectors.joining("\n"));
+    ServerEvents events = new ServerEvents();
+    CompletableFuture<Integer> status = new CompletableFuture<>();
+    CompletableFuture<HttpResponse<String>> response =
+        http.sendAsync(
+            request.build(),
+            info -> {
+              status.complete(info.statusCode());
+              return info.statusCode() == 200
+                  ? HttpResponse.BodySubscribers.mapping(
+                      HttpResponse.BodySubscribers.fromLineSubscriber(events), ignored -> "")
+                  : HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+            });
+    try {
+      CompletableFuture.anyOf(status, response)
+          .get(CONNECT_TIMEOUT.plus(REQUEST_TIMEOUT).toMillis(), TimeUnit.MILLISECONDS);
+      if (status.isDone() && status.join() == 200) {
+        return events;
       }
-      throw Failures.failure(new ApiResponse(response.statusCode(), body));
+      HttpResponse<String> answer = response.get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      throw Failures.failure(new ApiResponse(answer.statusCode(), answer.body()));
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw failure(
+          cause instanceof CompletionException wrapped && wrapped.getCause() != null
+              ? wrapped.getCause()
+              : cause);
+    } catch (TimeoutException e) {
+      response.cancel(true);
+      throw new CommandFailedException(
+          ExitCodes.ERROR, "The server at " + server + " did not answer the event stream");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      response.cancel(true);
+      throw new CommandFailedException(ExitCodes.ERROR, "Interrupted");
     }
-    return new ServerEvents(response.body());
   }
 
   private URI uri(String path) {
@@ -116,29 +147,34 @@ final class BatonClient {
     try {
       return http.send(request.build(), body);
     } catch (IOException e) {
-      if (refused(e)) {
-        throw new CommandFailedException(
-            ExitCodes.SERVER_NOT_RUNNING, "Server not running at " + server);
-      }
-      SSLHandshakeException handshake = handshake(e);
-      if (handshake != null) {
-        throw new CommandFailedException(
-            ExitCodes.ERROR,
-            "TLS to "
-                + server
-                + " refused: "
-                + handshake.getMessage()
-                + (caCert == null
-                    ? " (the server's certificate is not signed by a CA this JVM trusts;"
-                        + " give its CA with --ca-cert or BATON_CA_CERT)"
-                    : " (the server's certificate is not signed by the CA in " + caCert + ")"));
-      }
-      throw new CommandFailedException(
-          ExitCodes.ERROR, "Cannot talk to the server at " + server + ": " + e);
+      throw failure(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CommandFailedException(ExitCodes.ERROR, "Interrupted");
     }
+  }
+
+  /** What the CLI says when a request could not be made: no server, a refused TLS, or else. */
+  private CommandFailedException failure(Throwable e) {
+    if (refused(e)) {
+      return new CommandFailedException(
+          ExitCodes.SERVER_NOT_RUNNING, "Server not running at " + server);
+    }
+    SSLHandshakeException handshake = handshake(e);
+    if (handshake != null) {
+      return new CommandFailedException(
+          ExitCodes.ERROR,
+          "TLS to "
+              + server
+              + " refused: "
+              + handshake.getMessage()
+              + (caCert == null
+                  ? " (the server's certificate is not signed by a CA this JVM trusts;"
+                      + " give its CA with --ca-cert or BATON_CA_CERT)"
+                  : " (the server's certificate is not signed by the CA in " + caCert + ")"));
+    }
+    return new CommandFailedException(
+        ExitCodes.ERROR, "Cannot talk to the server at " + server + ": " + e);
   }
 
   private static SSLHandshakeException handshake(Throwable failure) {

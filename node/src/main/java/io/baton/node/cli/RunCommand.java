@@ -1,6 +1,7 @@
 package io.baton.node.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.time.SystemScheduler;
 import java.util.UUID;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -52,6 +53,7 @@ final class RunCommand extends ClientCommand {
         new RunFollower(
                 client,
                 runId,
+                SystemScheduler.systemClock(),
                 entry ->
                     output.event(
                         entry,

@@ -1,35 +1,48 @@
 package io.baton.node.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.node.cli.ServerEvents.Kind;
 import io.baton.node.cli.ServerEvents.ServerEvent;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
  * Follows a run until it ends ({@code baton run --follow}): hands over its journal entries, oldest
- * first and each once, as they are written. The cluster-wide stream of run changes ({@code GET
- * /api/v1/stream/runs?root=}, the run's tree) says when something changed; the journal API ({@code
- * GET /api/v1/runs/{id}/journal?after=}) says what. Once the stream is open (its {@code connected}
- * comment) the journal and the run are read again, so a change made while it opened is not missed.
- * A stream the server ends is opened again with {@code Last-Event-ID}; {@link #MAX_RECONNECTS} ends
- * in a row without news is a failure.
+ * first and each once, as they are written, and returns the run at its end.
+ *
+ * <p>The cluster-wide stream of run changes ({@code GET /api/v1/stream/runs?root=}, the run's tree)
+ * says when the run was claimed, changed status or ended, whichever node did it; the journal API
+ * ({@code GET /api/v1/runs/{id}/journal?after=}) says what was written. A step's completion does
+ * not touch the run's row (so that appends stay HOT updates), so the stream is silent while a run
+ * moves from step to step: the journal's tail is read again every {@link #TAIL_INTERVAL} too. Once
+ * the stream is open (its {@code connected} comment) the run and the journal are read again, so a
+ * change made while it opened is not missed. A stream the server ends is opened again with {@code
+ * Last-Event-ID}; {@link #MAX_RECONNECTS} ends in a row without an event is a failure. An ended run
+ * is printed without opening the stream.
  */
 final class RunFollower {
+  static final Duration TAIL_INTERVAL = Duration.ofSeconds(1);
   static final int JOURNAL_PAGE = 1000;
   static final int MAX_RECONNECTS = 5;
   private static final String CONNECTED = "connected";
 
   private final BatonClient client;
   private final UUID runId;
+  private final Clock clock;
   private final Consumer<JsonNode> entries;
   private long after;
+  private Instant journalRead = Instant.MIN;
   private String lastEventId;
 
-  RunFollower(BatonClient client, UUID runId, Consumer<JsonNode> entries) {
+  RunFollower(BatonClient client, UUID runId, Clock clock, Consumer<JsonNode> entries) {
     this.client = client;
     this.runId = runId;
+    this.clock = clock;
     this.entries = entries;
   }
 
@@ -38,7 +51,7 @@ final class RunFollower {
     JsonNode run = run();
     readJournal();
     if (RunEnd.ended(run)) {
-      return run; // an ended run needs no stream
+      return run;
     }
     String stream =
         "/api/v1/stream/runs?root="
@@ -47,12 +60,12 @@ final class RunFollower {
     int quietEnds = 0;
     while (true) {
       try (ServerEvents events = client.events(stream, lastEventId)) {
-        for (ServerEvent event = events.next(); event != null; event = events.next()) {
+        for (ServerEvent event = nextOf(events); event.kind() != Kind.END; event = nextOf(events)) {
           JsonNode ended = handle(event);
           if (ended != null) {
             return ended;
           }
-          if (!event.isComment()) {
+          if (event.kind() == Kind.EVENT) {
             quietEnds = 0;
           }
         }
@@ -69,9 +82,25 @@ final class RunFollower {
     }
   }
 
+  /** The stream's next event or comment, reading the journal's tail whenever it is due. */
+  private ServerEvent nextOf(ServerEvents events) {
+    while (true) {
+      Instant due = journalRead.plus(TAIL_INTERVAL);
+      Instant now = clock.instant();
+      if (!now.isBefore(due)) {
+        readJournal();
+        continue;
+      }
+      ServerEvent event = events.next(Duration.between(now, due));
+      if (event != null) {
+        return event;
+      }
+    }
+  }
+
   /** The ended run when {@code event} shows the end, else null. */
   private JsonNode handle(ServerEvent event) {
-    if (event.isComment()) {
+    if (event.kind() == Kind.COMMENT) {
       return CONNECTED.equals(event.data()) ? catchUp() : null;
     }
     if (event.id() != null) {
@@ -106,6 +135,7 @@ final class RunFollower {
 
   /** Hands over the entries written since the last read, page by page. */
   private void readJournal() {
+    journalRead = clock.instant();
     while (true) {
       JsonNode page =
           Failures.check(

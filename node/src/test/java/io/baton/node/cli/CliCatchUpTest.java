@@ -184,6 +184,38 @@ public class CliCatchUpTest extends ApiTestBase {
   }
 
   @Test
+  void run_follow_prints_the_steps_a_run_takes_between_its_status_changes() throws Exception {
+    // Retries this close together keep the run RUNNING: nothing changes its row, so the run stream
+    // is silent, and only the journal's tail shows the attempts.
+    String flow = uniqueName("retrying");
+    String switchName = uniqueName("switch");
+    applyFlow(
+        "name: "
+            + flow
+            + "\nsteps:\n  - name: flaky\n    capability: toggle\n    params: {name: "
+            + switchName
+            + "}\n    retry: {maxAttempts: 1000, delay: 200ms, retryOn: [switched_off]}\n");
+    UUID runId = submitted(baton("submit", flow));
+
+    Running follow = cli.start("run", runId.toString(), "--follow", "-o", "json");
+    await().atMost(TIMEOUT).until(() -> failedAttempts(follow) >= 1);
+    long seen = failedAttempts(follow);
+    await().atMost(TIMEOUT).until(() -> failedAttempts(follow) >= seen + 3);
+    assertThat(follow.result()).isNotDone();
+    assertThat(status(runId)).isEqualTo("RUNNING");
+    steps.switchOn(switchName);
+    CliResult result = exited(follow);
+
+    assertThat(result.exitCode()).as("%s", result).isZero();
+    assertThat(result.out().lines().map(ApiResponse::parse).toList())
+        .containsExactlyElementsOf(journal(runId));
+  }
+
+  private static long failedAttempts(Running running) {
+    return running.out().toString().lines().filter(line -> line.contains("StepFailed")).count();
+  }
+
+  @Test
   void run_follow_exits_8_when_the_run_is_cancelled() throws Exception {
     UUID runId = submitted(baton("submit", held));
     await().atMost(TIMEOUT).until(() -> steps.holding(runId));
