@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.node.cli.CliRunner.Running;
 import io.baton.node.http.ApiTestBase;
 import io.baton.node.http.TestFlows;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -211,6 +214,27 @@ public class CliCatchUpTest extends ApiTestBase {
         .containsExactlyElementsOf(journal(runId));
   }
 
+  /** What bash completes at the end of {@code line}, with the script loaded as a user would. */
+  private String completions(String script, String line) throws Exception {
+    Path file = Files.writeString(Files.createTempFile("baton", ".bash"), script);
+    String[] words = (line.endsWith(" ") ? line + "''" : line).split(" ");
+    String shell =
+        "source "
+            + file
+            + " 2>/dev/null; COMP_WORDS=("
+            + String.join(" ", words)
+            + "); COMP_CWORD="
+            + (words.length - 1)
+            + "; COMP_LINE='"
+            + line
+            + "'; COMP_POINT=${#COMP_LINE}; _complete_baton 2>/dev/null; echo \"${COMPREPLY[*]}\"";
+    Process bash = new ProcessBuilder("bash", "-c", shell).redirectErrorStream(true).start();
+    String printed = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(bash.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    Files.delete(file);
+    return printed.strip();
+  }
+
   private static long failedAttempts(Running running) {
     return running.out().toString().lines().filter(line -> line.contains("StepFailed")).count();
   }
@@ -295,7 +319,8 @@ public class CliCatchUpTest extends ApiTestBase {
   }
 
   @Test
-  void completion_prints_a_script_that_knows_the_commands_and_the_output_formats() {
+  void completion_prints_a_script_that_completes_commands_and_output_formats_in_bash()
+      throws Exception {
     CliResult bash = CliRunner.raw("completion", "bash");
     assertThat(bash.exitCode()).as("%s", bash).isZero();
     assertThat(bash.out())
@@ -306,6 +331,8 @@ public class CliCatchUpTest extends ApiTestBase {
         .contains("--output")
         .contains("(\"table\" \"json\" \"yaml\") # --output values");
     assertThat(CliRunner.raw("completion", "zsh").out()).startsWith("autoload -U +X compinit");
+    assertThat(completions(bash.out(), "baton runs -o ")).isEqualTo("table json yaml");
+    assertThat(completions(bash.out(), "baton ru")).isEqualTo("runs run");
     CliResult fish = CliRunner.raw("completion", "fish");
     assertThat(fish.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(fish.err()).contains("fish").doesNotContain("Exception");
