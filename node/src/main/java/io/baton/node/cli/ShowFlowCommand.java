@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "show",
     mixinStandardHelpOptions = true,
-    description = "Show a flow's definition (its newest version) and its versions.")
+    description = "Show a flow's definition (its newest version); -o json|yaml: also its versions.")
 final class ShowFlowCommand extends ClientCommand {
   @Parameters(paramLabel = "NAME", description = "The flow's name.")
   String name;
