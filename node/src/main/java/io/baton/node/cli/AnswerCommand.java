@@ -11,7 +11,10 @@ abstract class AnswerCommand extends RunActionCommand {
       description = "Only this step (default: every step waiting for approval).")
   String step;
 
-  @Option(names = "--comment", paramLabel = "TEXT", description = "Kept in the run's history.")
+  @Option(
+      names = "--comment",
+      paramLabel = "TEXT",
+      description = "Kept in the run's history (the same as --reason).")
   String comment;
 
   @Override

@@ -16,8 +16,13 @@ record ApiResponse(int status, String body) {
 
   /** The body as JSON; a missing node when it is not JSON. */
   JsonNode json() {
+    return parse(body);
+  }
+
+  /** {@code text} as JSON; a missing node when it is not JSON. */
+  static JsonNode parse(String text) {
     try {
-      return body == null || body.isBlank() ? MissingNode.getInstance() : MAPPER.readTree(body);
+      return text == null || text.isBlank() ? MissingNode.getInstance() : MAPPER.readTree(text);
     } catch (JsonProcessingException e) {
       return MissingNode.getInstance();
     }

@@ -26,13 +26,16 @@ final class ApplyFlowCommand extends ClientCommand {
     ApiResponse response =
         Failures.check(client.post("/api/v1/flows?source=" + source, contentType(file), text));
     JsonNode flow = response.json();
-    out()
-        .println(
-            "Flow "
-                + flow.path("name").asText()
-                + " applied (hash "
-                + Hashes.shortHash(flow.path("hash").asText())
-                + ")");
+    output()
+        .print(
+            flow,
+            out ->
+                out.println(
+                    "Flow "
+                        + flow.path("name").asText()
+                        + " applied (hash "
+                        + Hashes.shortHash(flow.path("hash").asText())
+                        + ")"));
   }
 
   private static String read(Path file) {

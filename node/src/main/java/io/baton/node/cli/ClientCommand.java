@@ -6,9 +6,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** A command that talks to a node's API: {@code --server}, and output to the command's stdout. */
+/**
+ * A command that talks to a node's API: {@code --server} and the rest of {@link ServerOption}, and
+ * {@code -o} ({@link OutputOption}) for what it prints to the command's stdout.
+ */
 abstract class ClientCommand implements Callable<Integer> {
   @Mixin ServerOption server = new ServerOption();
+
+  @Mixin OutputOption outputOption = new OutputOption();
 
   @Spec CommandSpec spec;
 
@@ -18,6 +23,11 @@ abstract class ClientCommand implements Callable<Integer> {
 
   PrintWriter err() {
     return spec.commandLine().getErr();
+  }
+
+  /** Where the command prints its result, in the format {@code -o} asked for. */
+  Output output() {
+    return outputOption.to(out());
   }
 
   BatonClient client() {

@@ -1,6 +1,7 @@
 package io.baton.node.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
 /** {@code baton cluster}: the nodes, their lease state and how many runs each owns. */
@@ -11,7 +12,11 @@ import picocli.CommandLine.Command;
 final class ClusterCommand extends ClientCommand {
   @Override
   void run(BatonClient client) {
-    JsonNode nodes = Failures.check(client.get("/api/v1/cluster")).json().path("nodes");
+    JsonNode answer = Failures.check(client.get("/api/v1/cluster")).json();
+    output().print(answer, out -> printTable(out, answer.path("nodes")));
+  }
+
+  private static void printTable(PrintWriter out, JsonNode nodes) {
     TextTable table = new TextTable("NODE", "ADDRESS", "LEASE", "RUNS", "VERSION", "STARTED");
     for (JsonNode node : nodes) {
       String name = node.path("id").asText() + (node.path("self").asBoolean() ? " *" : "");
@@ -26,6 +31,6 @@ final class ClusterCommand extends ClientCommand {
           node.path("version").asText(),
           node.path("startedAt").asText(null));
     }
-    table.print(out());
+    table.print(out);
   }
 }

@@ -107,7 +107,10 @@ final class CreateKeyCommand extends ClientCommand {
     }
     JsonNode key =
         Failures.check(client.post("/api/v1/keys", "application/json", body.toString())).json();
-    PrintWriter out = out();
+    output().print(key, out -> printKey(out, key));
+  }
+
+  private void printKey(PrintWriter out, JsonNode key) {
     out.println("token: " + key.path("token").asText());
     out.println("# Shown once: give it to the caller (BATON_TOKEN or --token).");
     out.println("id: " + key.path("id").asText());
@@ -120,9 +123,31 @@ final class CreateKeyCommand extends ClientCommand {
         "expires: " + (key.path("expires").isNull() ? "never" : key.path("expires").asText()));
   }
 
+  /**
+   * The token and the keys file's entry; {@code -o json|yaml}: {@code {token, entry: {name, role,
+   * hash, flows, expires}}}.
+   */
   private void printFileEntry(Role parsedRole, Instant expiresAt) {
     String token = ApiTokens.generate();
-    PrintWriter out = out();
+    ObjectNode entry =
+        ApiResponse.MAPPER
+            .createObjectNode()
+            .put("name", name)
+            .put("role", parsedRole.displayName())
+            .put("hash", ApiTokens.hash(token));
+    if (!flows.isEmpty()) {
+      ArrayNode patterns = entry.putArray("flows");
+      flows.forEach(patterns::add);
+    }
+    if (expiresAt != null) {
+      entry.put("expires", expiresAt.toString());
+    }
+    ObjectNode made = ApiResponse.MAPPER.createObjectNode().put("token", token);
+    made.set("entry", entry);
+    output().print(made, out -> printEntryLines(out, token, parsedRole, expiresAt));
+  }
+
+  private void printEntryLines(PrintWriter out, String token, Role parsedRole, Instant expiresAt) {
     out.println("token: " + token);
     out.println("# Shown once: give it to the caller (BATON_TOKEN or --token). Add this entry");
     out.println("# under 'keys:' in the node's keys file (auth.keysFile):");
@@ -138,6 +163,5 @@ final class CreateKeyCommand extends ClientCommand {
     if (expiresAt != null) {
       out.println("    expires: " + expiresAt);
     }
-    out.flush();
   }
 }

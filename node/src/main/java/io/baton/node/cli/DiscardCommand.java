@@ -1,10 +1,13 @@
 package io.baton.node.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
-/** {@code baton discard ID}: {@code DELETE /api/v1/runs/ID}. */
+/**
+ * {@code baton discard ID}: {@code DELETE /api/v1/runs/ID}; {@code --reason} goes to the audit log
+ * (the run's journal goes with the run). {@code -o json} prints {@code {id, discarded: true}}.
+ */
 @Command(
     name = "discard",
     mixinStandardHelpOptions = true,
@@ -13,12 +16,6 @@ import picocli.CommandLine.Option;
             + " deleted with its subflows and journal at once. A live run is refused (cancel it"
             + " first).")
 final class DiscardCommand extends RunActionCommand {
-  @Option(
-      names = "--reason",
-      paramLabel = "TEXT",
-      description = "Why, for the audit log (the run's journal goes with it).")
-  String reason;
-
   @Override
   String action() {
     return "discard";
@@ -29,11 +26,10 @@ final class DiscardCommand extends RunActionCommand {
     return "discarded";
   }
 
+  /** The API answers 204 without a body: the run is gone. */
   @Override
-  void addTo(ObjectNode body) {
-    if (reason != null) {
-      body.put("reason", reason);
-    }
+  JsonNode answer(ApiResponse response) {
+    return ApiResponse.MAPPER.createObjectNode().put("id", runId.toString()).put("discarded", true);
   }
 
   @Override

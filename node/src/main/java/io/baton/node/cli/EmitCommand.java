@@ -50,9 +50,11 @@ final class EmitCommand extends ClientCommand {
     ApiResponse response =
         Failures.check(
             client.post("/api/events", "application/cloudevents+json", event.toString()));
-    for (JsonNode run : response.json().path("runs")) {
-      out().println(run.path("runId").asText());
-    }
+    JsonNode answer = response.json();
+    output()
+        .print(
+            answer,
+            out -> answer.path("runs").forEach(run -> out.println(run.path("runId").asText())));
   }
 
   private JsonNode parse(String json) {

@@ -7,7 +7,7 @@ public final class ExitCodes {
   /** Anything else that went wrong, a 400 from the server included. */
   public static final int ERROR = 1;
 
-  /** Bad usage: an unknown command or option, a malformed argument (picocli's own code). */
+  /** Bad usage: an unknown command, option or {@code -o} format, a malformed argument. */
   public static final int USAGE = 2;
 
   /** The run (or flow) does not exist. */
@@ -19,10 +19,10 @@ public final class ExitCodes {
   /** Nothing answers at the server URL. */
   public static final int SERVER_NOT_RUNNING = 5;
 
-  /** {@code submit --wait}: the run ended FAILED. */
+  /** {@code submit --wait}, {@code run --follow}: the run ended FAILED. */
   public static final int RUN_FAILED = 7;
 
-  /** {@code submit --wait}: the run ended CANCELLED. */
+  /** {@code submit --wait}, {@code run --follow}: the run ended CANCELLED. */
   public static final int RUN_CANCELLED = 8;
 
   /** The server refused the caller: no or an unknown token (401), or not allowed (403). */

@@ -1,14 +1,18 @@
 package io.baton.node.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.UUID;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code baton journal RUN}: every journal entry of a run, page by page, oldest first. */
+/**
+ * {@code baton journal RUN}: every journal entry of a run, oldest first, read page by page from
+ * {@code GET /api/v1/runs/{id}/journal} and printed as each page arrives, so a run with 100,000
+ * entries starts printing at once and is never held whole. {@code -o json|yaml} prints the API's
+ * answer with every page's entries in one list: {@code {runId, entries: [...]}}.
+ */
 @Command(
     name = "journal",
     mixinStandardHelpOptions = true,
@@ -19,48 +23,39 @@ final class JournalCommand extends ClientCommand {
   @Parameters(paramLabel = "RUN", description = "The run id.")
   UUID runId;
 
-  @Option(names = "--json", description = "Print the entries as one JSON array.")
-  boolean json;
+  @Option(
+      names = "--page-size",
+      paramLabel = "N",
+      hidden = true,
+      description = "Entries per request (1 to 1000, default ${DEFAULT-VALUE}).")
+  int pageSize = PAGE;
 
   @Override
   void run(BatonClient client) {
-    ArrayNode entries = ApiResponse.MAPPER.createArrayNode();
-    long after = 0;
+    JsonNode page = page(client, 0);
+    ObjectNode head = ApiResponse.MAPPER.createObjectNode().put("runId", runId.toString());
+    // Closed only when every page arrived: a page that fails leaves the JSON unfinished, so that
+    // no program takes a part of the journal for all of it.
+    Output.Listing listing =
+        output().listing(head, "entries", JournalRows.table(), JournalRows::row);
     while (true) {
-      ApiResponse response =
-          client.get("/api/v1/runs/" + runId + "/journal?limit=" + PAGE + "&after=" + after);
-      if (response.status() == 404) {
-        throw new CommandFailedException(ExitCodes.NOT_FOUND, "Run " + runId + " not found");
-      }
-      JsonNode page = Failures.check(response).json();
-      page.path("entries").forEach(entries::add);
-      if (page.path("next").isNull() || page.path("next").isMissingNode()) {
+      page.path("entries").forEach(listing::add);
+      listing.flush();
+      JsonNode next = page.path("next");
+      if (!next.isNumber()) {
         break;
       }
-      after = page.path("next").asLong();
+      page = page(client, next.asLong());
     }
-    if (json) {
-      out().println(pretty(entries));
-      return;
-    }
-    TextTable table = new TextTable("SEQ", "TIME", "RUN", "EVENT", "STEP");
-    for (JsonNode entry : entries) {
-      JsonNode event = entry.path("event");
-      table.row(
-          entry.path("seq").asText(),
-          entry.path("timestamp").asText(),
-          Hashes.shortHash(entry.path("runId").asText()),
-          event.path("type").asText(),
-          event.path("step").asText(""));
-    }
-    table.print(out());
+    listing.end();
   }
 
-  private static String pretty(JsonNode value) {
-    try {
-      return ApiResponse.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new CommandFailedException(ExitCodes.ERROR, "Cannot print the journal: " + e);
+  private JsonNode page(BatonClient client, long after) {
+    ApiResponse response =
+        client.get("/api/v1/runs/" + runId + "/journal?limit=" + pageSize + "&after=" + after);
+    if (response.status() == 404) {
+      throw new CommandFailedException(ExitCodes.NOT_FOUND, "Run " + runId + " not found");
     }
+    return Failures.check(response).json();
   }
 }

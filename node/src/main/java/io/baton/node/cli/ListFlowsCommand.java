@@ -1,6 +1,7 @@
 package io.baton.node.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
 /** {@code baton flows list}: the newest version of each flow. */
@@ -11,7 +12,11 @@ import picocli.CommandLine.Command;
 final class ListFlowsCommand extends ClientCommand {
   @Override
   void run(BatonClient client) {
-    JsonNode flows = Failures.check(client.get("/api/v1/flows")).json().path("flows");
+    JsonNode answer = Failures.check(client.get("/api/v1/flows")).json();
+    output().print(answer, out -> printTable(out, answer.path("flows")));
+  }
+
+  private static void printTable(PrintWriter out, JsonNode flows) {
     TextTable table = new TextTable("NAME", "HASH", "CREATED");
     for (JsonNode flow : flows) {
       table.row(
@@ -20,9 +25,9 @@ final class ListFlowsCommand extends ClientCommand {
           flow.path("createdAt").asText());
     }
     if (table.isEmpty()) {
-      out().println("No flows");
+      out.println("No flows");
     } else {
-      table.print(out());
+      table.print(out);
     }
   }
 }

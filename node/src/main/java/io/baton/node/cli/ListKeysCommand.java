@@ -1,6 +1,7 @@
 package io.baton.node.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -13,7 +14,11 @@ import picocli.CommandLine.Command;
 final class ListKeysCommand extends ClientCommand {
   @Override
   void run(BatonClient client) {
-    JsonNode keys = Failures.check(client.get("/api/v1/keys")).json().path("keys");
+    JsonNode answer = Failures.check(client.get("/api/v1/keys")).json();
+    output().print(answer, out -> printTable(out, answer.path("keys")));
+  }
+
+  private static void printTable(PrintWriter out, JsonNode keys) {
     TextTable table = new TextTable("ID", "NAME", "ROLE", "FLOWS", "EXPIRES", "STATUS", "SOURCE");
     for (JsonNode key : keys) {
       List<String> flows = new ArrayList<>();
@@ -28,9 +33,9 @@ final class ListKeysCommand extends ClientCommand {
           key.path("source").asText());
     }
     if (table.isEmpty()) {
-      out().println("No keys");
+      out.println("No keys");
     } else {
-      table.print(out());
+      table.print(out);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.baton.node.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,7 +30,10 @@ final class RevokeKeyCommand extends ClientCommand {
     if (response.status() == 404) {
       throw new CommandFailedException(ExitCodes.NOT_FOUND, response.detail());
     }
-    Failures.check(response);
-    out().println("Key " + id + " (" + response.json().path("name").asText() + ") revoked");
+    JsonNode revoked = Failures.check(response).json();
+    output()
+        .print(
+            revoked,
+            out -> out.println("Key " + id + " (" + revoked.path("name").asText() + ") revoked"));
   }
 }

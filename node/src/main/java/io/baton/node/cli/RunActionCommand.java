@@ -1,5 +1,6 @@
 package io.baton.node.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.UUID;
 import picocli.CommandLine.Option;
@@ -7,8 +8,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * A command on one run ({@code resume}, {@code cancel}, {@code approve}, {@code reject}, {@code
- * discard}): prints {@code Run <id> <done>}; an unknown run exits 3, a status that does not allow
- * it exits 4 with the server's reason.
+ * discard}): prints {@code Run <id> <done>} ({@code -o json|yaml}: the API's answer, the run); an
+ * unknown run exits 3, a status that does not allow it exits 4 with the server's reason. Who acted
+ * and why ({@code --by}, {@code --reason}) are journaled with the command.
  */
 abstract class RunActionCommand extends ClientCommand {
   @Parameters(paramLabel = "ID", description = "The run id.")
@@ -17,8 +19,16 @@ abstract class RunActionCommand extends ClientCommand {
   @Option(
       names = "--by",
       paramLabel = "NAME",
-      description = "Who does this, for the run's history (default: your user name).")
+      description =
+          "Who does this, for the run's history (default: your user name; with an API key, the"
+              + " key's name).")
   String by = System.getProperty("user.name", "cli");
+
+  @Option(
+      names = "--reason",
+      paramLabel = "TEXT",
+      description = "Why, kept in the run's history with who did it.")
+  String reason;
 
   /** The API's name of the command, such as {@code resume}. */
   abstract String action();
@@ -35,15 +45,23 @@ abstract class RunActionCommand extends ClientCommand {
         "/api/v1/runs/" + runId + "/" + action(), "application/json", body.toString());
   }
 
+  /** What {@code -o json|yaml} prints of a successful answer: the answer's body by default. */
+  JsonNode answer(ApiResponse response) {
+    return response.json();
+  }
+
   @Override
   void run(BatonClient client) {
     ObjectNode body = ApiResponse.MAPPER.createObjectNode().put("by", by);
+    if (reason != null) {
+      body.put("reason", reason);
+    }
     addTo(body);
     ApiResponse response = send(client, body);
     if (response.status() == 404) {
       throw new CommandFailedException(ExitCodes.NOT_FOUND, "Run " + runId + " not found");
     }
     Failures.check(response);
-    out().println("Run " + runId + " " + done());
+    output().print(answer(response), out -> out.println("Run " + runId + " " + done()));
   }
 }

@@ -1,21 +1,31 @@
 package io.baton.node.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Set;
 
-/** Waits for a run to end ({@code submit --wait}), reading it every {@link #POLL}. */
+/**
+ * A run's end as the CLI reports it: {@code submit --wait} reads the run every {@link #POLL} until
+ * it ended ({@code run --follow} learns it from the event stream); both exit with {@link
+ * #exitCode}.
+ */
 final class RunEnd {
   static final Duration POLL = Duration.ofMillis(200);
   private static final Set<String> ENDS = Set.of("SUCCEEDED", "FAILED", "CANCELLED");
 
   private RunEnd() {}
 
+  /** Whether the run (as the API shows it) has a final status. */
+  static boolean ended(JsonNode run) {
+    return ENDS.contains(run.path("status").asText());
+  }
+
   /** The run once its status is final. */
   static JsonNode await(BatonClient client, String runId) {
     while (true) {
       JsonNode run = Failures.check(client.get("/api/v1/runs/" + runId)).json();
-      if (ENDS.contains(run.path("status").asText())) {
+      if (ended(run)) {
         return run;
       }
       try {
@@ -35,5 +45,19 @@ final class RunEnd {
       case "FAILED" -> ExitCodes.RUN_FAILED;
       default -> ExitCodes.RUN_CANCELLED;
     };
+  }
+
+  /** Says on stderr how a run that did not succeed ended; nothing for a success. */
+  static void reportFailure(JsonNode run, PrintWriter err) {
+    if (exitCode(run) != ExitCodes.OK) {
+      err.println(
+          "Run "
+              + run.path("id").asText()
+              + " "
+              + run.path("status").asText()
+              + ": "
+              + run.path("statusReason").asText());
+      err.flush();
+    }
   }
 }

@@ -2,20 +2,26 @@ package io.baton.node.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.RunStatus;
+import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.StringJoiner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code baton runs}: runs newest first, filtered by status, flow and node. */
+/**
+ * {@code baton runs}: one page of runs, newest first, filtered by status, flow and node; {@code
+ * --cursor} reads the next page (the {@code next} of the answer).
+ */
 @Command(name = "runs", mixinStandardHelpOptions = true, description = "List runs, newest first.")
 final class RunsCommand extends ClientCommand {
   @Option(
       names = "--status",
       paramLabel = "STATUS",
-      description = "Only runs with this status: ${COMPLETION-CANDIDATES}.")
-  RunStatus status;
+      split = ",",
+      description = "Only runs with one of these statuses: ${COMPLETION-CANDIDATES}.")
+  List<RunStatus> statuses = List.of();
 
   @Option(names = "--flow", paramLabel = "FLOW", description = "Only runs of this flow.")
   String flow;
@@ -26,31 +32,51 @@ final class RunsCommand extends ClientCommand {
   @Option(names = "--limit", paramLabel = "N", description = "At most N runs (default: 100).")
   Integer limit;
 
+  @Option(
+      names = "--cursor",
+      paramLabel = "CURSOR",
+      description = "The page after the one that answered this 'next' cursor.")
+  String cursor;
+
   @Override
   void run(BatonClient client) {
-    JsonNode runs = Failures.check(client.get("/api/v1/runs" + query())).json().path("runs");
+    JsonNode page = Failures.check(client.get("/api/v1/runs" + query())).json();
+    output().print(page, out -> printTable(out, page));
+  }
+
+  private static void printTable(PrintWriter out, JsonNode page) {
     TextTable table = new TextTable("ID", "FLOW", "STATUS", "NODE", "UPDATED");
-    for (JsonNode run : runs) {
+    for (JsonNode run : page.path("runs")) {
+      String state = run.path("state").asText("");
       table.row(
           run.path("id").asText(),
           run.path("flow").asText(),
-          run.path("status").asText(),
+          run.path("status").asText() + (state.isEmpty() ? "" : " (" + state + ")"),
           run.path("orchestratorId").asText(null),
           run.path("updatedAt").asText(null));
     }
     if (table.isEmpty()) {
-      out().println("No runs");
-    } else {
-      table.print(out());
+      out.println("No runs");
+      return;
+    }
+    table.print(out);
+    if (page.path("next").isTextual()) {
+      out.println("More: --cursor " + page.path("next").asText());
     }
   }
 
   private String query() {
     StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
-    add(query, "status", status == null ? null : status.name());
+    add(
+        query,
+        "status",
+        statuses.isEmpty()
+            ? null
+            : String.join(",", statuses.stream().map(RunStatus::name).toList()));
     add(query, "flow", flow);
     add(query, "node", node);
     add(query, "limit", limit == null ? null : limit.toString());
+    add(query, "cursor", cursor);
     return query.toString();
   }
 

@@ -3,32 +3,24 @@ package io.baton.node.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code baton flows show NAME}: the newest version's definition, as YAML or JSON. */
+/**
+ * {@code baton flows show NAME}: the newest version's definition as YAML that {@code flows apply}
+ * takes back, under a comment with its name and hash; {@code -o json|yaml} prints the API's answer
+ * (name, hash, definition, versions).
+ */
 @Command(
     name = "show",
     mixinStandardHelpOptions = true,
-    description = "Show a flow's definition (its newest version) and its versions.")
+    description = "Show a flow's definition (its newest version); -o json|yaml: also its versions.")
 final class ShowFlowCommand extends ClientCommand {
-  /** How to print the flow. */
-  enum Format {
-    YAML,
-    JSON
-  }
-
   @Parameters(paramLabel = "NAME", description = "The flow's name.")
   String name;
-
-  @Option(
-      names = {"-o", "--output"},
-      paramLabel = "FORMAT",
-      description = "yaml (the definition, default) or json (the API's answer).")
-  Format format = Format.YAML;
 
   @Override
   void run(BatonClient client) {
@@ -38,13 +30,13 @@ final class ShowFlowCommand extends ClientCommand {
       throw new CommandFailedException(ExitCodes.NOT_FOUND, "Flow '" + name + "' not found");
     }
     JsonNode flow = Failures.check(response).json();
+    output().print(flow, out -> printDefinition(out, flow));
+  }
+
+  private void printDefinition(PrintWriter out, JsonNode flow) {
+    out.println("# " + name + " " + flow.path("hash").asText());
     try {
-      if (format == Format.JSON) {
-        out().println(ApiResponse.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(flow));
-      } else {
-        out().println("# " + name + " " + flow.path("hash").asText());
-        out().print(new YAMLMapper().writeValueAsString(flow.path("definition")));
-      }
+      out.print(new YAMLMapper().writeValueAsString(flow.path("definition")));
     } catch (JsonProcessingException e) {
       throw new CommandFailedException(ExitCodes.ERROR, "Cannot print the flow: " + e);
     }

@@ -10,7 +10,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
-/** {@code baton submit FLOW}: starts a run and prints its id (and nothing else, for scripts). */
+/**
+ * {@code baton submit FLOW}: starts a run and prints its id (and nothing else, for scripts); {@code
+ * -o json|yaml} prints the API's answer instead, and with {@code --wait} the run at its end.
+ */
 @Command(
     name = "submit",
     mixinStandardHelpOptions = true,
@@ -62,23 +65,21 @@ final class SubmitCommand extends ClientCommand {
             : Map.of(TraceParent.HEADER, traceparent.trim());
     ApiResponse response =
         Failures.check(client.post("/api/v1/runs", "application/json", body.toString(), headers));
-    String runId = response.json().path("id").asText();
-    out().println(runId);
-    out().flush();
-    if (waitForEnd) {
-      JsonNode run = RunEnd.await(client, runId);
-      exit = RunEnd.exitCode(run);
-      if (exit != ExitCodes.OK) {
-        err()
-            .println(
-                "Run "
-                    + runId
-                    + " "
-                    + run.path("status").asText()
-                    + ": "
-                    + run.path("statusReason").asText());
-      }
+    JsonNode submitted = response.json();
+    String runId = submitted.path("id").asText();
+    Output output = output();
+    if (output.isTable()) {
+      out().println(runId);
+      out().flush();
     }
+    if (!waitForEnd) {
+      output.print(submitted, out -> {});
+      return;
+    }
+    JsonNode run = RunEnd.await(client, runId);
+    exit = RunEnd.exitCode(run);
+    output.print(run, out -> {});
+    RunEnd.reportFailure(run, err());
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.baton.node.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.node.auth.ApiKeys;
 import io.baton.node.auth.ApiTokens;
 import io.baton.node.auth.Authenticator;
@@ -142,6 +143,70 @@ public class CliAuthTest extends ApiTestBase {
     assertThat(baton(adminToken, "keys", "list").out()).contains("revoked");
     assertThat(baton(adminToken, "keys", "revoke", "key_nope").exitCode())
         .isEqualTo(ExitCodes.NOT_FOUND);
+  }
+
+  @Test
+  void keys_commands_print_the_api_answer_with_json_or_yaml() {
+    CliResult created =
+        baton(adminToken, "keys", "create", "--name", "ci-json", "--role", "viewer", "-o", "json");
+    assertThat(created.exitCode()).as("%s", created).isZero();
+    JsonNode key = ApiResponse.parse(created.out());
+    assertThat(key.get("token").asText()).startsWith("bk_");
+    String id = key.get("id").asText();
+
+    CliResult listed = baton(adminToken, "keys", "list", "-o", "json");
+    assertThat(ApiResponse.parse(listed.out()).get("keys"))
+        .anySatisfy(listedKey -> assertThat(listedKey.get("id").asText()).isEqualTo(id));
+    assertThat(listed.out()).doesNotContain(key.get("token").asText());
+    CliResult revoked = baton(adminToken, "keys", "revoke", id, "-o", "yaml");
+    assertThat(Yaml.parse(revoked.out()).get("name").asText()).isEqualTo("ci-json");
+
+    CliResult offline =
+        batonRaw("keys", "create", "--file-entry", "--name", "x", "--role", "viewer", "-o", "json");
+    JsonNode made = ApiResponse.parse(offline.out());
+    assertThat(made.get("entry").get("hash").asText())
+        .isEqualTo(ApiTokens.hash(made.get("token").asText()));
+    assertThat(made.get("entry").get("role").asText()).isEqualTo("viewer");
+  }
+
+  @Test
+  void following_a_live_run_needs_a_key_that_may_read_every_flow_and_the_refusal_says_so()
+      throws IOException {
+    String flow = "billing-" + uniqueName("follow");
+    Path file = Files.createTempFile("flow", ".yaml");
+    Files.writeString(file, TestFlows.approval(flow));
+    assertThat(baton(adminToken, "flows", "apply", file.toString()).exitCode()).isZero();
+    CliResult created =
+        baton(
+            adminToken,
+            "keys",
+            "create",
+            "--name",
+            "billing-ops",
+            "--role",
+            "operator",
+            "--flows",
+            "billing-*",
+            "-o",
+            "json");
+    String limited = ApiResponse.parse(created.out()).get("token").asText();
+    CliResult submitted = baton(limited, "submit", flow, "-o", "json");
+    assertThat(submitted.exitCode()).as("%s", submitted).isZero();
+    String runId = ApiResponse.parse(submitted.out()).get("id").asText();
+
+    CliResult refused = baton(limited, "run", runId, "--follow");
+    baton(limited, "cancel", runId);
+    CliResult ended = baton(limited, "run", runId, "--follow");
+
+    assertThat(refused.exitCode()).as("%s", refused).isEqualTo(ExitCodes.DENIED);
+    assertThat(refused.err())
+        .contains("Not allowed")
+        .contains("spans every flow")
+        .doesNotContain("Exception");
+    assertThat(ended.exitCode())
+        .as("an ended run needs no stream: %s", ended)
+        .isEqualTo(ExitCodes.RUN_CANCELLED);
+    assertThat(ended.out()).contains("RunCreated");
   }
 
   @Test

@@ -150,6 +150,34 @@ class CliProcessIT {
   }
 
   @Test
+  void submit_wait_and_run_follow_exit_with_the_runs_end_and_json_is_for_scripts()
+      throws Exception {
+    BatonProcess.Result waited =
+        baton("submit", "hello", "--input", "{\"name\": \"Cy\"}", "--wait", "-o", "json");
+    assertThat(waited.exitCode()).as(waited.output()).isZero();
+    assertThat(waited.output()).contains("\"status\" : \"SUCCEEDED\"");
+
+    String runId = submit("ask", "{}");
+    awaitStatus(runId, "WAITING");
+    try (BatonProcess follow = BatonProcess.start(dir, env, "run", runId, "--follow")) {
+      await().atMost(Duration.ofSeconds(60)).until(() -> follow.output().contains("RunWaiting"));
+      assertThat(follow.isAlive()).as(follow.output()).isTrue();
+      assertThat(baton("reject", runId, "--reason", "no stock").exitCode()).isZero();
+      assertThat(follow.awaitExit(Duration.ofSeconds(60))).as(follow.output()).isEqualTo(7);
+      assertThat(follow.output())
+          .contains("reject by")
+          .contains("RunCompleted")
+          .contains("Run " + runId + " FAILED");
+    }
+
+    BatonProcess.Result badFormat = baton("runs", "-o", "xml");
+    assertThat(badFormat.exitCode()).isEqualTo(2);
+    assertThat(badFormat.output())
+        .contains("'xml' is not an output format; use table, json, yaml")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void no_server_exits_5_and_bad_usage_exits_2() throws Exception {
     int closed = ProcessTestSupport.freePort();
     BatonProcess.Result noServer = baton("runs", "--server", "http://127.0.0.1:" + closed);
