@@ -79,7 +79,9 @@ final class HttpServing implements AutoCloseable {
         "OIDC tokens of {} for audience {} accepted besides API keys; keys from {}",
         auth.oidc().issuer(),
         auth.oidc().audience(),
-        auth.oidc().jwksUrl());
+        auth.oidc().jwksUrl() != null
+            ? auth.oidc().jwksUrl()
+            : "the issuer's discovery document " + auth.oidc().discoveryUrl());
     try {
       return new BearerTokens(keys, new OidcTokens(auth.oidc(), runtime.clock()));
     } catch (IllegalArgumentException e) {

@@ -96,7 +96,7 @@ public final class ConfigKeys {
           "auth.oidc.issuer",
           ConfigType.STRING,
           null,
-          "Accept OIDC/JWT bearer tokens of this issuer (their iss) besides API keys; needs auth.oidc.audience and auth.oidc.jwksUrl. Only with auth.mode keys.");
+          "Accept OIDC/JWT bearer tokens of this issuer (their iss) besides API keys; needs auth.oidc.audience. Its keys are found through <issuer>/.well-known/openid-configuration (its jwks_uri) unless auth.oidc.jwksUrl is set. Only with auth.mode keys.");
   public static final ConfigKey AUTH_OIDC_AUDIENCE =
       add(
           "auth.oidc.audience",
@@ -108,7 +108,7 @@ public final class ConfigKeys {
           "auth.oidc.jwksUrl",
           ConfigType.STRING,
           null,
-          "Where the issuer publishes its signing keys (JWKS), such as https://idp/realms/x/protocol/openid-connect/certs. Cached for 5 minutes, fetched again (at most every 10 s) when a token names a key it lacks.");
+          "Where the issuer publishes its signing keys (JWKS), such as https://idp/realms/x/protocol/openid-connect/certs; when not set, found through the issuer's discovery document. Cached for 5 minutes, fetched again (at most every 10 s) when a token names a key it lacks.");
   public static final ConfigKey AUTH_OIDC_ROLE_CLAIM =
       add(
           "auth.oidc.roleClaim",

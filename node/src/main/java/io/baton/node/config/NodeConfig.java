@@ -192,21 +192,13 @@ public record NodeConfig(
                 () ->
                     settings.bad(
                         ConfigKeys.AUTH_OIDC_AUDIENCE, "is required with auth.oidc.issuer"));
-    String jwks =
-        settings
-            .optional(ConfigKeys.AUTH_OIDC_JWKS_URL)
-            .orElseThrow(
-                () ->
-                    settings.bad(
-                        ConfigKeys.AUTH_OIDC_JWKS_URL, "is required with auth.oidc.issuer"));
-    URI jwksUrl;
-    try {
-      jwksUrl = new URI(jwks);
-    } catch (URISyntaxException e) {
-      throw settings.bad(ConfigKeys.AUTH_OIDC_JWKS_URL, "is not a URL: " + e.getMessage());
-    }
-    if (!"https".equals(jwksUrl.getScheme()) && !"http".equals(jwksUrl.getScheme())) {
-      throw settings.bad(ConfigKeys.AUTH_OIDC_JWKS_URL, "must be an http(s) URL");
+    String jwks = settings.optional(ConfigKeys.AUTH_OIDC_JWKS_URL).orElse(null);
+    URI jwksUrl = null;
+    if (jwks != null && !jwks.isBlank()) {
+      jwksUrl = httpUrl(settings, ConfigKeys.AUTH_OIDC_JWKS_URL, jwks);
+    } else {
+      // the keys are found through the issuer's discovery document, so the issuer must be a URL
+      httpUrl(settings, ConfigKeys.AUTH_OIDC_ISSUER, issuer);
     }
     return new OidcSettings(
         issuer,
@@ -216,6 +208,25 @@ public record NodeConfig(
         settings.string(ConfigKeys.AUTH_OIDC_NAME_CLAIM),
         OidcSettings.DEFAULT_JWKS_CACHE_TTL,
         OidcSettings.DEFAULT_JWKS_MIN_REFRESH);
+  }
+
+  private static URI httpUrl(Settings settings, ConfigKey key, String value) {
+    URI url;
+    try {
+      url = new URI(value);
+    } catch (URISyntaxException e) {
+      throw settings.bad(key, "is not a URL: " + e.getMessage());
+    }
+    if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {
+      throw settings.bad(
+          key,
+          key.equals(ConfigKeys.AUTH_OIDC_ISSUER)
+              ? "must be an http(s) URL to find the issuer's keys through "
+                  + "/.well-known/openid-configuration, or set "
+                  + ConfigKeys.AUTH_OIDC_JWKS_URL.name()
+              : "must be an http(s) URL");
+    }
+    return url;
   }
 
   private static Store store(Settings settings) {
