@@ -48,6 +48,7 @@ final class HttpServing implements AutoCloseable {
             .version(Version.current())
             .authenticator(authenticator(runtime.config().auth(), runtime))
             .metricsOpen(runtime.config().auth().metricsOpen())
+            .dashboardSignIn(runtime.config().auth().dashboardSignIn())
             .tls(tls(http))
             .start();
     return new HttpServing(api);

@@ -109,6 +109,18 @@ public final class ConfigKeys {
           ConfigType.STRING,
           null,
           "Where the issuer publishes its signing keys (JWKS), such as https://idp/realms/x/protocol/openid-connect/certs; when not set, found through the issuer's discovery document. Cached for 5 minutes, fetched again (at most every 10 s) when a token names a key it lacks.");
+  public static final ConfigKey AUTH_OIDC_CLIENT_ID =
+      add(
+          "auth.oidc.clientId",
+          ConfigType.STRING,
+          null,
+          "The dashboard's client id at the issuer (a public client, no secret): with it the dashboard offers to sign in with the issuer (authorization code with PKCE; the redirect URI to register is the node's address with path /). Tokens it gets must carry auth.oidc.audience.");
+  public static final ConfigKey AUTH_OIDC_SCOPE =
+      add(
+          "auth.oidc.scope",
+          ConfigType.STRING,
+          "openid",
+          "The scope the dashboard asks the issuer for when it signs in (auth.oidc.clientId).");
   public static final ConfigKey AUTH_OIDC_ROLE_CLAIM =
       add(
           "auth.oidc.roleClaim",

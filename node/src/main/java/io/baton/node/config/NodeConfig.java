@@ -6,6 +6,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.engine.RunLimits;
 import io.baton.event.EventsConfig;
 import io.baton.node.auth.OidcSettings;
+import io.baton.node.http.DashboardSignIn;
 import io.baton.node.http.RequestLimits;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.retention.HousekeepingConfig;
@@ -58,7 +59,12 @@ public record NodeConfig(
    *
    * @param keysFile the API keys file, or null (only with authentication off)
    */
-  public record Auth(boolean required, Path keysFile, boolean metricsOpen, OidcSettings oidc) {}
+  public record Auth(
+      boolean required,
+      Path keysFile,
+      boolean metricsOpen,
+      OidcSettings oidc,
+      DashboardSignIn dashboardSignIn) {}
 
   /** Where runs are stored. */
   public record Store(
@@ -172,11 +178,30 @@ public record NodeConfig(
               + ConfigKeys.AUTH_MODE.name()
               + ": none explicitly");
     }
+    OidcSettings oidc = required ? oidc(settings) : null;
     return new Auth(
         required,
         required ? keysFile : null,
         settings.choice(ConfigKeys.AUTH_METRICS).equals("open"),
-        required ? oidc(settings) : null);
+        oidc,
+        dashboardSignIn(settings, oidc));
+  }
+
+  /** The dashboard's OIDC sign-in when an issuer and auth.oidc.clientId are set, else null. */
+  private static DashboardSignIn dashboardSignIn(Settings settings, OidcSettings oidc) {
+    String clientId = settings.optional(ConfigKeys.AUTH_OIDC_CLIENT_ID).orElse(null);
+    if (clientId == null || clientId.isBlank()) {
+      return null;
+    }
+    if (oidc == null) {
+      throw settings.bad(
+          ConfigKeys.AUTH_OIDC_CLIENT_ID,
+          "needs " + ConfigKeys.AUTH_OIDC_ISSUER.name() + " (and auth.mode keys)");
+    }
+    // the browser finds the issuer's endpoints through its discovery document
+    httpUrl(settings, ConfigKeys.AUTH_OIDC_ISSUER, oidc.issuer());
+    return new DashboardSignIn(
+        oidc.issuer(), clientId, settings.string(ConfigKeys.AUTH_OIDC_SCOPE));
   }
 
   /** OIDC settings when auth.oidc.issuer is set, else null. */
