@@ -57,7 +57,10 @@ class EtcdSecurityTest {
       EtcdLeaseManager anonymous =
           nodes.create("node-b", config -> config.caFile(certificates.caCert()));
       assertThatThrownBy(() -> anonymous.start(EtcdNodes.info("node-b")))
-          .isInstanceOf(LeaseException.class);
+          .isInstanceOf(LeaseException.class)
+          .hasMessageContaining("etcd at " + etcd.endpoint(0))
+          .hasMessageContaining("demands a client certificate")
+          .hasMessageContaining("none was given");
     }
   }
 
