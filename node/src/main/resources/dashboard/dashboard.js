@@ -8,6 +8,13 @@
 // EventSource, because EventSource cannot send headers and the alternative, a token in the query
 // string, would put the key in access logs and browser history. What the signed-in role may not do
 // is not shown: GET /api/v1/me lists the permissions the node's route table grants it.
+//
+// With an identity provider configured (GET /api/v1/sign-in names its issuer and the dashboard's
+// client id), the sign-in page also offers the authorization-code flow with PKCE (RFC 7636): a
+// random verifier and state stay in sessionStorage, the browser goes to the issuer's authorization
+// endpoint with the verifier's SHA-256 (S256), comes back to / with a code, and trades code and
+// verifier at the token endpoint for an access token, kept like an API key. The code is taken out
+// of the address at once; a state that does not match this tab's request is refused.
 'use strict';
 
 const API = '/api/v1';
@@ -16,6 +23,8 @@ const STATES = ['recoverable-failure', 'stuck'];
 const PAGE = 50;
 const main = document.getElementById('main');
 const TOKEN_KEY = 'baton.token';
+const PKCE_KEY = 'baton.pkce';
+let signInOptions = null; // GET /sign-in: how one may sign in (fetched once)
 let stream = null;       // the live stream of the current page: { close() }
 let me = null;           // GET /me: who is signed in and the permissions the route table grants
 let currentRoute = 0;    // bumped on every navigation: a view still loading for an older one stays quiet
@@ -178,6 +187,83 @@ function signIn(why) {
   });
   main.replaceChildren(form);
   key.focus();
+  offerIssuer(form);
+}
+
+// The sign-in page's button for the identity provider, when the node names one.
+async function offerIssuer(form) {
+  if (signInOptions === null) {
+    try {
+      const response = await fetch(API + '/sign-in');
+      signInOptions = response.ok ? await response.json() : { oidc: null };
+    } catch (e) { signInOptions = { oidc: null }; }
+  }
+  const oidc = signInOptions.oidc;
+  if (!oidc || !form.isConnected) return;
+  const button = el('button', { type: 'button', id: 'sign-in-oidc' }, 'Sign in with ' + new URL(oidc.issuer).host);
+  button.addEventListener('click', () => signInWithIssuer(oidc).catch((error) => signIn(error.message)));
+  form.insertBefore(el('div', { class: 'actions' }, button), form.querySelector('label'));
+}
+
+function base64url(bytes) {
+  let text = '';
+  for (const byte of new Uint8Array(bytes)) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function randomText() { return base64url(crypto.getRandomValues(new Uint8Array(32))); }
+
+function redirectUri() { return location.origin + '/'; }
+
+// The issuer's discovery document: where its authorization and token endpoints are.
+async function discovery(issuer) {
+  const address = issuer.replace(/\/$/, '') + '/.well-known/openid-configuration';
+  const response = await fetch(address);
+  if (!response.ok) throw new Error('The identity provider\'s discovery document ' + address + ' answered HTTP ' + response.status);
+  const provider = await response.json();
+  if (provider.issuer !== issuer) throw new Error('The discovery document ' + address + ' names another issuer: ' + provider.issuer);
+  return provider;
+}
+
+async function signInWithIssuer(oidc) {
+  const provider = await discovery(oidc.issuer);
+  const verifier = randomText();
+  const state = randomText();
+  const challenge = base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+  sessionStorage.setItem(PKCE_KEY, JSON.stringify({
+    verifier, state, clientId: oidc.clientId, tokenEndpoint: provider.token_endpoint, hash: location.hash,
+  }));
+  const query = new URLSearchParams({
+    response_type: 'code', client_id: oidc.clientId, redirect_uri: redirectUri(), scope: oidc.scope,
+    state, code_challenge: challenge, code_challenge_method: 'S256',
+  });
+  location.assign(provider.authorization_endpoint + '?' + query);
+}
+
+// Back from the issuer (?code=&state= or ?error=): trades the code and this tab's verifier for a
+// token. Answers why it failed, or null (signed in, or nothing to finish).
+async function finishSignIn() {
+  const params = new URLSearchParams(location.search);
+  if (!params.has('code') && !params.has('error')) return null;
+  const pending = JSON.parse(sessionStorage.getItem(PKCE_KEY) || 'null');
+  sessionStorage.removeItem(PKCE_KEY);
+  history.replaceState(null, '', location.pathname + (pending && pending.hash ? pending.hash : location.hash));
+  if (params.has('error')) return 'The identity provider refused: ' + (params.get('error_description') || params.get('error'));
+  if (!pending || params.get('state') !== pending.state) return 'The answer from the identity provider does not match this tab\'s sign-in (state); sign in again';
+  const response = await fetch(pending.tokenEndpoint, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code', code: params.get('code'), redirect_uri: redirectUri(),
+      client_id: pending.clientId, code_verifier: pending.verifier,
+    }),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok || !answer.access_token) {
+    return 'The identity provider gave no token: ' + (answer.error_description || answer.error || 'HTTP ' + response.status);
+  }
+  sessionStorage.setItem(TOKEN_KEY, answer.access_token);
+  return null;
 }
 
 function signOut() {
@@ -197,6 +283,9 @@ function renderSelf() {
 
 // Learns who is signed in (401: asks for a key), then shows the page the address names.
 async function start() {
+  let refused = null;
+  try { refused = await finishSignIn(); } catch (error) { refused = error.message; }
+  if (refused) { signIn(refused); return; }
   try {
     me = await api('/me');
   } catch (error) {

@@ -48,6 +48,7 @@ final class HttpServing implements AutoCloseable {
             .version(Version.current())
             .authenticator(authenticator(runtime.config().auth(), runtime))
             .metricsOpen(runtime.config().auth().metricsOpen())
+            .dashboardSignIn(runtime.config().auth().dashboardSignIn())
             .tls(tls(http))
             .start();
     return new HttpServing(api);
@@ -79,7 +80,9 @@ final class HttpServing implements AutoCloseable {
         "OIDC tokens of {} for audience {} accepted besides API keys; keys from {}",
         auth.oidc().issuer(),
         auth.oidc().audience(),
-        auth.oidc().jwksUrl());
+        auth.oidc().jwksUrl() != null
+            ? auth.oidc().jwksUrl()
+            : "the issuer's discovery document " + auth.oidc().discoveryUrl());
     try {
       return new BearerTokens(keys, new OidcTokens(auth.oidc(), runtime.clock()));
     } catch (IllegalArgumentException e) {

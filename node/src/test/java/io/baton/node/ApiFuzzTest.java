@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Coverage-guided fuzzing of the API's request bodies and query parameters (Jazzer) against a node:
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
  * carries a stack trace ({@link FuzzChecks#answered}). Corpus: {@code ApiFuzzTestInputs/<target>}
  * (bodies and queries of the API tests, naming the flow {@value #FLOW} this class applies).
  */
+@Tag("fuzz") // own test JVM (node/pom.xml, execution "fuzz")
 class ApiFuzzTest extends ApiTestBase {
   static final String FLOW = "fuzz-target";
   private UUID run;

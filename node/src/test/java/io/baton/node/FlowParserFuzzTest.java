@@ -7,6 +7,7 @@ import io.baton.flow.FlowParser;
 import io.baton.flow.FlowValidationException;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Coverage-guided fuzzing of the flow parser (Jazzer): any text is accepted as a flow or refused
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
  * src/test/resources/io/baton/node/FlowParserFuzzTestInputs/flow_parser} (the examples and the test
  * flows, plus every finding once fixed); {@code JAZZER_FUZZ=1} fuzzes (README, "Heavy runs").
  */
+@Tag("fuzz") // own test JVM (node/pom.xml, execution "fuzz")
 class FlowParserFuzzTest {
   private static final String FILE = "fuzzed.yaml";
   private static final FlowParser PARSER =

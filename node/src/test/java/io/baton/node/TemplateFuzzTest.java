@@ -10,6 +10,7 @@ import io.baton.flow.Templates;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Coverage-guided fuzzing of the template engine (Jazzer): any text, rendered as a step param
@@ -17,6 +18,7 @@ import java.util.UUID;
  * wrong; nothing else escapes. Corpus: {@code TemplateFuzzTestInputs/templates} (the sandbox test's
  * hostile expressions and the forms the flows use).
  */
+@Tag("fuzz") // own test JVM (node/pom.xml, execution "fuzz")
 class TemplateFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TemplateContext CONTEXT = context();

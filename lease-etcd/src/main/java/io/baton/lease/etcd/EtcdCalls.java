@@ -6,6 +6,7 @@ import io.baton.time.Durations;
 import io.etcd.jetcd.common.exception.EtcdException;
 import io.grpc.Status;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -31,10 +32,12 @@ final class EtcdCalls {
 
   private final String nodeId;
   private final Duration requestTimeout;
+  private final EtcdTlsFailure tls;
 
-  EtcdCalls(String nodeId, Duration requestTimeout) {
+  EtcdCalls(String nodeId, Duration requestTimeout, EtcdTlsFailure tls) {
     this.nodeId = nodeId;
     this.requestTimeout = requestTimeout;
+    this.tls = tls;
   }
 
   Duration requestTimeout() {
@@ -67,6 +70,15 @@ final class EtcdCalls {
 
   LeaseException translate(Throwable failure, String what) {
     Throwable cause = unwrap(failure);
+    Optional<String> handshake = tls.explain(cause);
+    if (handshake.isPresent()) {
+      // retryable: etcd's certificate may be renewed, or the node's CA file corrected, while it
+      // waits
+      return new LeaseUnavailableException(
+          "node " + nodeId + ": " + tls.connection() + ": " + what + " failed: " + handshake.get(),
+          nodeId,
+          cause);
+    }
     String message = "node " + nodeId + ": " + what + " failed: " + cause.getMessage();
     if (isLeaseNotFound(cause) || RETRYABLE.contains(code(cause))) {
       return new LeaseUnavailableException(message, nodeId, cause);

@@ -91,7 +91,11 @@ public final class EtcdLeaseManager implements LeaseManager {
     this.scheduler = scheduler;
     this.keys = new KeySpace(config.prefix());
     this.client = EtcdClients.create(config);
-    this.calls = new EtcdCalls(nodeId, config.requestTimeout());
+    this.calls =
+        new EtcdCalls(
+            nodeId,
+            config.requestTimeout(),
+            new EtcdTlsFailure(config.endpoints(), config.caFile(), config.certFile()));
     this.session =
         new NodeSession(
             nodeId, keys, client.getLeaseClient(), client.getKVClient(), calls, leaseTtl);

@@ -12,6 +12,7 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.auth.Permission;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
@@ -56,7 +57,38 @@ class EtcdSecurityTest {
       EtcdLeaseManager anonymous =
           nodes.create("node-b", config -> config.caFile(certificates.caCert()));
       assertThatThrownBy(() -> anonymous.start(EtcdNodes.info("node-b")))
-          .isInstanceOf(LeaseException.class);
+          .isInstanceOf(LeaseException.class)
+          .hasMessageContaining("etcd at " + etcd.endpoint(0))
+          .hasMessageContaining("demands a client certificate")
+          .hasMessageContaining("none was given");
+    }
+  }
+
+  @Test
+  void a_ca_that_did_not_sign_etcds_certificate_is_refused_with_a_message_naming_etcd_and_why()
+      throws Exception {
+    TestCertificates certificates = TestCertificates.create(dir);
+    TestCertificates other =
+        TestCertificates.create(Files.createDirectories(dir.resolve("other-ca")));
+    try (EtcdTestCluster etcd = EtcdTestCluster.startWithTls(1, certificates);
+        EtcdNodes nodes = new EtcdNodes(etcd, TTL)) {
+      EtcdLeaseManager misled =
+          nodes.create(
+              "node-a",
+              config ->
+                  config
+                      .caFile(other.caCert())
+                      .certFile(certificates.clientCert())
+                      .keyFile(certificates.clientKey()));
+      assertThatThrownBy(() -> misled.start(EtcdNodes.info("node-a")))
+          .isInstanceOf(LeaseUnavailableException.class)
+          .satisfies(
+              failure ->
+                  assertThat(failure.getMessage())
+                      .contains("etcd at " + etcd.endpoint(0))
+                      .contains("TLS")
+                      .contains("not signed by the CA in " + other.caCert())
+                      .contains("PKIX path"));
     }
   }
 

@@ -10,6 +10,8 @@ import java.util.Objects;
  * caller's role ({@code viewer} ... {@code admin}; a string or a list, the highest known role wins)
  * and the claim that names the caller. Immutable.
  *
+ * @param jwksUrl where the issuer's keys are; null to find them through the issuer's discovery
+ *     document ({@code <issuer>/.well-known/openid-configuration}, its {@code jwks_uri})
  * @param jwksCacheTtl how long fetched keys are used before they are fetched again
  * @param jwksMinRefresh the least time between two fetches of the keys (a token signed with a key
  *     the node does not know makes it fetch them again, at most this often)
@@ -30,11 +32,15 @@ public record OidcSettings(
   public OidcSettings {
     Objects.requireNonNull(issuer, "issuer");
     Objects.requireNonNull(audience, "audience");
-    Objects.requireNonNull(jwksUrl, "jwksUrl");
     Objects.requireNonNull(roleClaim, "roleClaim");
     Objects.requireNonNull(nameClaim, "nameClaim");
     Objects.requireNonNull(jwksCacheTtl, "jwksCacheTtl");
     Objects.requireNonNull(jwksMinRefresh, "jwksMinRefresh");
+  }
+
+  /** The issuer's OpenID Connect discovery document, where its keys are found without a jwksUrl. */
+  public URI discoveryUrl() {
+    return DiscoveredJwks.discoveryUrl(issuer);
   }
 
   /** Settings with the default claims and key caching. */

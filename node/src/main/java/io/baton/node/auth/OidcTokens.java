@@ -12,6 +12,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import java.net.MalformedURLException;
+import java.net.URI;
 import java.text.ParseException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Verifies OIDC/JWT bearer tokens against the issuer's JWKS: the signature (RS256/384/512,
+ * Verifies OIDC/JWT bearer tokens against the issuer's JWKS (at {@link OidcSettings#jwksUrl()}, or
+ * where the issuer's discovery document says when that is not given): the signature (RS256/384/512,
  * ES256/384/512, PS256/384/512, with a key the JWKS holds), the issuer, the audience and the expiry
  * (against the node's clock, one minute of skew). Keys are cached and fetched again when a token
  * names a key id the cache lacks (the issuer rotated its keys), at most every {@link
@@ -43,23 +45,18 @@ public final class OidcTokens implements Authenticator {
           JWSAlgorithm.PS512);
 
   private final OidcSettings settings;
+  private final DiscoveredJwks discovered; // null when auth.oidc.jwksUrl says where the keys are
   private final DefaultJWTProcessor<SecurityContext> processor;
 
   public OidcTokens(OidcSettings settings, Clock clock) {
     this.settings = settings;
     JWKSource<SecurityContext> keys;
-    try {
-      keys =
-          JWKSourceBuilder.<SecurityContext>create(settings.jwksUrl().toURL())
-              .cache(
-                  settings.jwksCacheTtl().toMillis(),
-                  JWKSourceBuilder.DEFAULT_CACHE_REFRESH_TIMEOUT)
-              .rateLimited(settings.jwksMinRefresh().toMillis())
-              .retrying(false)
-              .refreshAheadCache(false)
-              .build();
-    } catch (MalformedURLException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("JWKS URL " + settings.jwksUrl() + ": " + e.getMessage());
+    if (settings.jwksUrl() != null) {
+      keys = jwks(settings, settings.jwksUrl());
+      discovered = null;
+    } else {
+      discovered = new DiscoveredJwks(settings, clock, url -> jwks(settings, url));
+      keys = discovered;
     }
     this.processor = new DefaultJWTProcessor<>();
     processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, keys));
@@ -76,6 +73,20 @@ public final class OidcTokens implements Authenticator {
             return Date.from(clock.instant());
           }
         });
+  }
+
+  /** The JWKS at {@code url}, cached and rate-limited as the settings say. */
+  private static JWKSource<SecurityContext> jwks(OidcSettings settings, URI url) {
+    try {
+      return JWKSourceBuilder.<SecurityContext>create(url.toURL())
+          .cache(settings.jwksCacheTtl().toMillis(), JWKSourceBuilder.DEFAULT_CACHE_REFRESH_TIMEOUT)
+          .rateLimited(settings.jwksMinRefresh().toMillis())
+          .retrying(false)
+          .refreshAheadCache(false)
+          .build();
+    } catch (MalformedURLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("JWKS URL " + url + ": " + e.getMessage());
+    }
   }
 
   /** Whether a bearer token is a JWT (three base64url parts) rather than an API key. */
@@ -96,10 +107,12 @@ public final class OidcTokens implements Authenticator {
       claims = processor.process(bearerToken.trim(), null);
     } catch (ParseException e) {
       throw refused("it is not a JWT (" + e.getMessage() + ")");
+    } catch (DiscoveredJwks.DiscoveryFailedException e) {
+      throw refused(e.getMessage());
     } catch (KeySourceException e) {
       throw refused(
           "the issuer's keys could not be fetched from "
-              + settings.jwksUrl()
+              + (discovered == null ? settings.jwksUrl() : discovered.location())
               + ": "
               + e.getMessage());
     } catch (BadJOSEException e) {

@@ -96,7 +96,7 @@ public final class ConfigKeys {
           "auth.oidc.issuer",
           ConfigType.STRING,
           null,
-          "Accept OIDC/JWT bearer tokens of this issuer (their iss) besides API keys; needs auth.oidc.audience and auth.oidc.jwksUrl. Only with auth.mode keys.");
+          "Accept OIDC/JWT bearer tokens of this issuer (their iss) besides API keys; needs auth.oidc.audience. Its keys are found through <issuer>/.well-known/openid-configuration (its jwks_uri) unless auth.oidc.jwksUrl is set. Only with auth.mode keys.");
   public static final ConfigKey AUTH_OIDC_AUDIENCE =
       add(
           "auth.oidc.audience",
@@ -108,7 +108,19 @@ public final class ConfigKeys {
           "auth.oidc.jwksUrl",
           ConfigType.STRING,
           null,
-          "Where the issuer publishes its signing keys (JWKS), such as https://idp/realms/x/protocol/openid-connect/certs. Cached for 5 minutes, fetched again (at most every 10 s) when a token names a key it lacks.");
+          "Where the issuer publishes its signing keys (JWKS), such as https://idp/realms/x/protocol/openid-connect/certs; when not set, found through the issuer's discovery document. Cached for 5 minutes, fetched again (at most every 10 s) when a token names a key it lacks.");
+  public static final ConfigKey AUTH_OIDC_CLIENT_ID =
+      add(
+          "auth.oidc.clientId",
+          ConfigType.STRING,
+          null,
+          "The dashboard's client id at the issuer (a public client, no secret): with it the dashboard offers to sign in with the issuer (authorization code with PKCE; the redirect URI to register is the node's address with path /). Tokens it gets must carry auth.oidc.audience.");
+  public static final ConfigKey AUTH_OIDC_SCOPE =
+      add(
+          "auth.oidc.scope",
+          ConfigType.STRING,
+          "openid",
+          "The scope the dashboard asks the issuer for when it signs in (auth.oidc.clientId).");
   public static final ConfigKey AUTH_OIDC_ROLE_CLAIM =
       add(
           "auth.oidc.roleClaim",

@@ -6,6 +6,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.engine.RunLimits;
 import io.baton.event.EventsConfig;
 import io.baton.node.auth.OidcSettings;
+import io.baton.node.http.DashboardSignIn;
 import io.baton.node.http.RequestLimits;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.retention.HousekeepingConfig;
@@ -58,7 +59,12 @@ public record NodeConfig(
    *
    * @param keysFile the API keys file, or null (only with authentication off)
    */
-  public record Auth(boolean required, Path keysFile, boolean metricsOpen, OidcSettings oidc) {}
+  public record Auth(
+      boolean required,
+      Path keysFile,
+      boolean metricsOpen,
+      OidcSettings oidc,
+      DashboardSignIn dashboardSignIn) {}
 
   /** Where runs are stored. */
   public record Store(
@@ -172,11 +178,30 @@ public record NodeConfig(
               + ConfigKeys.AUTH_MODE.name()
               + ": none explicitly");
     }
+    OidcSettings oidc = required ? oidc(settings) : null;
     return new Auth(
         required,
         required ? keysFile : null,
         settings.choice(ConfigKeys.AUTH_METRICS).equals("open"),
-        required ? oidc(settings) : null);
+        oidc,
+        dashboardSignIn(settings, oidc));
+  }
+
+  /** The dashboard's OIDC sign-in when an issuer and auth.oidc.clientId are set, else null. */
+  private static DashboardSignIn dashboardSignIn(Settings settings, OidcSettings oidc) {
+    String clientId = settings.optional(ConfigKeys.AUTH_OIDC_CLIENT_ID).orElse(null);
+    if (clientId == null || clientId.isBlank()) {
+      return null;
+    }
+    if (oidc == null) {
+      throw settings.bad(
+          ConfigKeys.AUTH_OIDC_CLIENT_ID,
+          "needs " + ConfigKeys.AUTH_OIDC_ISSUER.name() + " (and auth.mode keys)");
+    }
+    // the browser finds the issuer's endpoints through its discovery document
+    httpUrl(settings, ConfigKeys.AUTH_OIDC_ISSUER, oidc.issuer());
+    return new DashboardSignIn(
+        oidc.issuer(), clientId, settings.string(ConfigKeys.AUTH_OIDC_SCOPE));
   }
 
   /** OIDC settings when auth.oidc.issuer is set, else null. */
@@ -192,21 +217,13 @@ public record NodeConfig(
                 () ->
                     settings.bad(
                         ConfigKeys.AUTH_OIDC_AUDIENCE, "is required with auth.oidc.issuer"));
-    String jwks =
-        settings
-            .optional(ConfigKeys.AUTH_OIDC_JWKS_URL)
-            .orElseThrow(
-                () ->
-                    settings.bad(
-                        ConfigKeys.AUTH_OIDC_JWKS_URL, "is required with auth.oidc.issuer"));
-    URI jwksUrl;
-    try {
-      jwksUrl = new URI(jwks);
-    } catch (URISyntaxException e) {
-      throw settings.bad(ConfigKeys.AUTH_OIDC_JWKS_URL, "is not a URL: " + e.getMessage());
-    }
-    if (!"https".equals(jwksUrl.getScheme()) && !"http".equals(jwksUrl.getScheme())) {
-      throw settings.bad(ConfigKeys.AUTH_OIDC_JWKS_URL, "must be an http(s) URL");
+    String jwks = settings.optional(ConfigKeys.AUTH_OIDC_JWKS_URL).orElse(null);
+    URI jwksUrl = null;
+    if (jwks != null && !jwks.isBlank()) {
+      jwksUrl = httpUrl(settings, ConfigKeys.AUTH_OIDC_JWKS_URL, jwks);
+    } else {
+      // the keys are found through the issuer's discovery document, so the issuer must be a URL
+      httpUrl(settings, ConfigKeys.AUTH_OIDC_ISSUER, issuer);
     }
     return new OidcSettings(
         issuer,
@@ -216,6 +233,25 @@ public record NodeConfig(
         settings.string(ConfigKeys.AUTH_OIDC_NAME_CLAIM),
         OidcSettings.DEFAULT_JWKS_CACHE_TTL,
         OidcSettings.DEFAULT_JWKS_MIN_REFRESH);
+  }
+
+  private static URI httpUrl(Settings settings, ConfigKey key, String value) {
+    URI url;
+    try {
+      url = new URI(value);
+    } catch (URISyntaxException e) {
+      throw settings.bad(key, "is not a URL: " + e.getMessage());
+    }
+    if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {
+      throw settings.bad(
+          key,
+          key.equals(ConfigKeys.AUTH_OIDC_ISSUER)
+              ? "must be an http(s) URL to find the issuer's keys through "
+                  + "/.well-known/openid-configuration, or set "
+                  + ConfigKeys.AUTH_OIDC_JWKS_URL.name()
+              : "must be an http(s) URL");
+    }
+    return url;
   }
 
   private static Store store(Settings settings) {

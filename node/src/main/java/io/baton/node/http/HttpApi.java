@@ -81,6 +81,7 @@ public final class HttpApi implements AutoCloseable {
     new MeRoutes(this::permissions, authenticator, builder.metricsOpen).addTo(router);
     new RunStreamRoutes(feed).addTo(router);
     new OpenApiRoutes(router, builder.version).addTo(router);
+    new SignInRoutes(builder.dashboardSignIn).addTo(router);
     ProblemMapper problems = new ProblemMapper(builder.settings.maxBodySize());
     RequestMetrics requestMetrics = new RequestMetrics(builder.metrics);
     this.permissions =
@@ -233,6 +234,7 @@ public final class HttpApi implements AutoCloseable {
     private int streamReplayLimit = RunChangeFeed.DEFAULT_MAX_REPLAY;
     private Authenticator authenticator = Authenticator.none();
     private boolean metricsOpen = true;
+    private DashboardSignIn dashboardSignIn;
     private UnaryOperator<RoutePermissions> adjustPermissions = UnaryOperator.identity();
     private TlsFiles tls;
 
@@ -286,6 +288,12 @@ public final class HttpApi implements AutoCloseable {
     /** Whether {@code /metrics} is public (else it needs {@code metrics.read}); true unless set. */
     public Builder metricsOpen(boolean metricsOpen) {
       this.metricsOpen = metricsOpen;
+      return this;
+    }
+
+    /** The dashboard offers to sign in with this identity provider (null: API keys only). */
+    public Builder dashboardSignIn(DashboardSignIn dashboardSignIn) {
+      this.dashboardSignIn = dashboardSignIn;
       return this;
     }
 

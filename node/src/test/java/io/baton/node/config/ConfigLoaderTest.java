@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,32 @@ class ConfigLoaderTest {
         NodeConfig.from(
             ConfigLoader.load(null, Map.of("BATON_AUTH_MODE", "none"), Map.of(), Map.of()));
     assertThat(off.auth().required()).isFalse();
+  }
+
+  @Test
+  void an_oidc_issuer_alone_must_be_a_url_where_its_discovery_document_is() {
+    Map<String, String> env =
+        Map.of(
+            "BATON_AUTH_MODE", "keys",
+            "BATON_AUTH_KEYS_FILE", "/etc/baton/keys.yaml",
+            "BATON_AUTH_OIDC_ISSUER", "https://idp.example.test/realms/ops",
+            "BATON_AUTH_OIDC_AUDIENCE", "baton-api");
+    NodeConfig discovered = load(null, env, Map.of());
+    assertThat(discovered.auth().oidc().jwksUrl()).isNull();
+    assertThat(discovered.auth().oidc().discoveryUrl())
+        .hasToString("https://idp.example.test/realms/ops/.well-known/openid-configuration");
+
+    Map<String, String> notAUrl = new HashMap<>(env);
+    notAUrl.put("BATON_AUTH_OIDC_ISSUER", "ops-realm");
+    assertThatThrownBy(() -> load(null, notAUrl, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.oidc.issuer")
+        .hasMessageContaining("/.well-known/openid-configuration")
+        .hasMessageContaining("auth.oidc.jwksUrl");
+    notAUrl.put("BATON_AUTH_OIDC_JWKS_URL", "https://idp.example.test/keys");
+    assertThat(load(null, notAUrl, Map.of()).auth().oidc().jwksUrl())
+        .as("an explicit jwksUrl needs no discovery, so any issuer name will do")
+        .hasToString("https://idp.example.test/keys");
   }
 
   @Test

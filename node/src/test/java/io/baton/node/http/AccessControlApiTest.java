@@ -135,6 +135,7 @@ public class AccessControlApiTest extends ApiTestBase {
     lowest.put("GET /api/audit", "admin");
     lowest.put("GET /api/me", "viewer");
     lowest.put("GET /api/openapi.json", "public");
+    lowest.put("GET /api/sign-in", "public");
     lowest.put("GET /health/live", "public");
     lowest.put("GET /health/ready", "public");
     lowest.put("GET /metrics", "public");

@@ -169,6 +169,7 @@ class ApiContractTest extends ApiTestBase {
     call("POST", "/api/events/replay", "/api/events/replay", "{\"dryRun\": \"yes\"}", 400);
     call("GET", "/api/version", "/api/version", null, 200);
     call("GET", "/api/openapi.json", "/api/openapi.json", null, 200);
+    call("GET", "/api/sign-in", "/api/sign-in", null, 200);
     call("GET", "/api/stream", "/api/stream", null, 406);
     HttpRequest.Builder badRun =
         http.request("/api/v1/stream?run=nope").header("Accept", "text/event-stream").GET();

@@ -136,6 +136,7 @@ public abstract class ApiTestBase {
             .clock(built.scheduler().clock())
             .version("test-version")
             .authenticator(authenticator())
+            .dashboardSignIn(dashboardSignIn())
             .tls(tls())
             .start();
     TestNode testNode =
@@ -151,6 +152,11 @@ public abstract class ApiTestBase {
 
   /** HTTPS for the nodes of this class: none (plain HTTP) unless overridden. */
   protected TlsFiles tls() {
+    return null;
+  }
+
+  /** The dashboard's sign-in with an identity provider: none (API keys only) unless overridden. */
+  protected DashboardSignIn dashboardSignIn() {
     return null;
   }
 
