@@ -17,7 +17,7 @@ import org.jdbi.v3.core.statement.Query;
  * The keyset-paged run listing and the change feed as SQL. Every filter is a bound parameter, and
  * each listing is planned for its parameters (the session's {@code force_custom_plan}). Several
  * statuses are read as one ordered index scan per status merged by a {@code UNION ALL}, so a page
- * of rare statuses never walks the common ones (indexes of migration V3).
+ * of rare statuses never walks the common ones (indexes of migrations V3 and V10).
  */
 public final class RunListing {
   private static final String ORDER_NEWEST = " ORDER BY created_at DESC, id DESC LIMIT :limit";
@@ -120,6 +120,10 @@ public final class RunListing {
     if (!filter.ownerNotIn().isEmpty()) {
       conditions.add("(orchestrator_id IS NULL OR NOT orchestrator_id = ANY(:ownerNotIn))");
       params.put("ownerNotIn", filter.ownerNotIn().toArray(new String[0]));
+    }
+    if (filter.waitingFor() != null) {
+      conditions.add("waiting_for = :waitingFor");
+      params.put("waitingFor", filter.waitingFor().name());
     }
     if (filter.rootsOnly()) {
       conditions.add("parent_run_id IS NULL");
