@@ -259,6 +259,21 @@ public abstract class RunListingComplianceSuite extends MetadataStoreComplianceB
                     .waitingFor(RunWait.Kind.CHILD)
                     .build()))
         .containsExactly(child.root());
+    assertThat(
+            ids(
+                byFlow.toBuilder()
+                    .status(RunStatus.WAITING, RunStatus.FAILED)
+                    .waitingFor(RunWait.Kind.APPROVAL)
+                    .build()))
+        .containsExactly(approval.root());
+    assertThat(
+            ids(
+                byFlow.toBuilder()
+                    .status(RunStatus.RUNNING)
+                    .waitingFor(RunWait.Kind.APPROVAL)
+                    .build()))
+        .as("a run that runs again waits for nothing")
+        .isEmpty();
     assertThat(metadata.pageRuns(byFlow, null, 100).runs())
         .filteredOn(run -> run.runId().equals(timer.root()))
         .singleElement()
