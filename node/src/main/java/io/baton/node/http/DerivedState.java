@@ -67,7 +67,11 @@ enum DerivedState {
               .ownerNotIn(withPlaceholder(liveNodes.get()))
               .build();
       case RETRYING, WAITING_APPROVAL, WAITING_TIMER, WAITING_CHILD ->
-          filter.toBuilder().statuses(Set.of(RunStatus.WAITING)).waitingFor(waitingFor).build();
+          // statuses asked for as well narrow further: with no WAITING among them, nothing matches
+          filter.toBuilder()
+              .statuses(filter.statuses().isEmpty() ? Set.of(RunStatus.WAITING) : filter.statuses())
+              .waitingFor(waitingFor)
+              .build();
     };
   }
 
