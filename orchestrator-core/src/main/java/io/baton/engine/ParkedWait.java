@@ -17,6 +17,12 @@ import java.util.Optional;
  * step's pause before its next iteration is a timer. Pure.
  */
 final class ParkedWait {
+  /** Kinds in the order of {@link RunWait.Kind}'s constants, then the soonest, then by step. */
+  private static final Comparator<RunWait> ORDER =
+      Comparator.comparing(RunWait::kind)
+          .thenComparing(RunWait::at, Comparator.nullsLast(Comparator.naturalOrder()))
+          .thenComparing(RunWait::step);
+
   private ParkedWait() {}
 
   /** The run's wait, or null when none of its steps waits. */
@@ -30,11 +36,6 @@ final class ParkedWait {
     }
     return best;
   }
-
-  private static final Comparator<RunWait> ORDER =
-      Comparator.comparing(RunWait::kind)
-          .thenComparing(RunWait::at, Comparator.nullsLast(Comparator.naturalOrder()))
-          .thenComparing(RunWait::step);
 
   private static RunWait of(StepState step, Flow flow) {
     if (step.status() == StepStatus.WAITING && step.waitReason() != null) {

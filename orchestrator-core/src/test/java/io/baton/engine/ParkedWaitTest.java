@@ -142,4 +142,19 @@ class ParkedWaitTest {
     assertThat(row(runId).waiting()).isEqualTo(RunWait.approval("ask"));
     assertThat(row(runId).wakeAt()).as("the timer still wakes it").isNotNull();
   }
+
+  @Test
+  void a_repeating_step_parked_between_iterations_waits_for_a_timer_not_a_retry() {
+    UUID runId =
+        submit(
+            TestFlows.named("poller")
+                .step("poll", "echo", "{\"n\": \"{{ run.iteration }}\"}")
+                .repeat("{{ steps.poll.output.n }} == 3", 10, Duration.ofMinutes(10))
+                .build());
+    cluster.runUntil(() -> parked(runId));
+    RunWait wait = row(runId).waiting();
+    assertThat(wait.kind()).isEqualTo(RunWait.Kind.TIMER);
+    assertThat(wait.step()).isEqualTo("poll");
+    assertThat(wait.at()).isEqualTo(row(runId).wakeAt());
+  }
 }
