@@ -19,7 +19,7 @@
 
 const API = '/api/v1';
 const STATUSES = ['PENDING', 'RUNNING', 'WAITING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
-const STATES = ['recoverable-failure', 'stuck'];
+const STATES = ['recoverable-failure', 'stuck', 'retrying', 'waiting-approval', 'waiting-timer', 'waiting-child'];
 const PAGE = 50;
 const main = document.getElementById('main');
 const TOKEN_KEY = 'baton.token';
@@ -94,7 +94,20 @@ function toast(message) {
 }
 
 function badge(status) { return el('span', { class: 'badge s-' + status, text: status }); }
-function stateBadge(state) { return state ? el('span', { class: 'badge state', text: state }) : ''; }
+// The derived state, and for a WAITING run what the engine recorded when it parked it: the step,
+// attempt n of m and the next try for a retry, the due time for a timer.
+function stateBadge(state, waiting) {
+  if (!state) return '';
+  const detail = waitDetail(waiting);
+  return el('span', { class: 'state-cell' }, el('span', { class: 'badge state', text: state, title: detail || state }),
+    detail ? el('span', { class: 'wait-detail', text: ' ' + detail }) : '');
+}
+function waitDetail(waiting) {
+  if (!waiting) return '';
+  if (waiting.for === 'retry') return waiting.step + ' · attempt ' + waiting.attempt + ' of ' + waiting.maxAttempts + ' at ' + when(waiting.at);
+  if (waiting.for === 'timer') return waiting.step + ' · due ' + when(waiting.at);
+  return waiting.step;
+}
 function shortId(id) { return id ? id.slice(0, 8) : ''; }
 function when(instant) { return instant ? new Date(instant).toLocaleString() : ''; }
 function pretty(value) { return el('pre', { text: JSON.stringify(value, null, 2) }); }
@@ -390,7 +403,7 @@ function runRow(run) {
   const open = () => { location.hash = '#/run/' + run.id; };
   return el('tr', { class: 'run-row', id: 'run-' + run.id, 'data-status': run.status, onclick: open },
     el('td', {}, el('a', { href: '#/run/' + run.id, text: shortId(run.id), title: run.id })),
-    el('td', { text: run.flow }), el('td', {}, badge(run.status)), el('td', {}, stateBadge(run.state)),
+    el('td', { text: run.flow }), el('td', {}, badge(run.status)), el('td', {}, stateBadge(run.state, run.waiting)),
     el('td', { text: run.orchestratorId || '' }),
     el('td', { class: 'hide-narrow', text: when(run.createdAt) }), el('td', { class: 'hide-narrow', text: when(run.updatedAt) }));
 }
@@ -429,7 +442,7 @@ async function runView(id) {
   }, label));
 
   show(route, 
-    el('h1', {}, 'Run ', el('span', { text: run.id, id: 'run-id' }), ' ', el('span', { id: 'run-status' }, badge(run.status)), ' ', stateBadge(run.state)),
+    el('h1', {}, 'Run ', el('span', { text: run.id, id: 'run-id' }), ' ', el('span', { id: 'run-status' }, badge(run.status)), ' ', stateBadge(run.state, run.waiting)),
     buttons.length ? el('div', { class: 'actions' }, reason, buttons) : null,
     el('div', { class: 'grid2' },
       el('div', { class: 'card' }, el('dl', { class: 'facts' }, [

@@ -31,6 +31,15 @@ class JournalCodecTest {
             new RunWoken("t", WaitReason.TIMER, "due", null),
             new RunClaimed("node-1", 42, "node-0", ClaimReason.HANDOFF),
             new RunStatusChanged(RunStatus.RUNNING, RunStatus.WAITING, "park", false, AT),
+            new RunStatusChanged(
+                RunStatus.RUNNING,
+                RunStatus.WAITING,
+                "park",
+                false,
+                AT,
+                RunWait.retry("s", 2, 5, AT)),
+            new RunStatusChanged(
+                RunStatus.RUNNING, RunStatus.WAITING, "park", false, null, RunWait.approval("a")),
             RunCompleted.failed(new ErrorInfo("rejected", "no"), false),
             RunCompleted.succeeded(json("x", "y")));
     for (JournalEvent event : events) {
@@ -83,5 +92,28 @@ class JournalCodecTest {
     String traced =
         JournalCodec.encode(new RunCreated("f", "h", null, null, null, null, null, TRACEPARENT));
     assertThat(traced).contains("\"traceparent\":\"" + TRACEPARENT + "\"");
+  }
+
+  @Test
+  void a_park_without_a_recorded_wait_is_encoded_as_before_and_old_parks_still_decode() {
+    String encoded =
+        JournalCodec.encode(
+            new RunStatusChanged(RunStatus.RUNNING, RunStatus.WAITING, "park", false, AT));
+    assertThat(encoded).doesNotContain("waiting\"");
+
+    String older =
+        "{\"type\":\"RunStatusChanged\",\"from\":\"RUNNING\",\"to\":\"WAITING\","
+            + "\"reason\":\"park\",\"recoverable\":false}";
+    RunStatusChanged decoded = (RunStatusChanged) JournalCodec.decode(older, ROOT, 1);
+    assertThat(decoded.to()).isEqualTo(RunStatus.WAITING);
+    assertThat(decoded.waiting()).isNull();
+  }
+
+  @Test
+  void only_a_change_into_waiting_keeps_a_wait() {
+    RunStatusChanged running =
+        new RunStatusChanged(
+            RunStatus.WAITING, RunStatus.RUNNING, "woken", false, null, RunWait.approval("a"));
+    assertThat(running.waiting()).isNull();
   }
 }

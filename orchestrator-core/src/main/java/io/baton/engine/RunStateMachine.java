@@ -2,6 +2,7 @@ package io.baton.engine;
 
 import io.baton.journal.RunStatus;
 import io.baton.journal.RunStatusChanged;
+import io.baton.journal.RunWait;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -53,10 +54,25 @@ public final class RunStateMachine {
    */
   public static RunStatusChanged transition(
       RunStatus from, RunStatus to, String reason, boolean recoverable, Instant wakeAt) {
+    return transition(from, to, reason, recoverable, wakeAt, null);
+  }
+
+  /**
+   * The event for a transition into WAITING, with what the run waits for.
+   *
+   * @throws IllegalStateException the machine does not allow it
+   */
+  public static RunStatusChanged transition(
+      RunStatus from,
+      RunStatus to,
+      String reason,
+      boolean recoverable,
+      Instant wakeAt,
+      RunWait waiting) {
     if (!allows(from, to)) {
       throw new IllegalStateException("a run cannot go from " + from + " to " + to);
     }
-    return new RunStatusChanged(from, to, reason, recoverable, wakeAt);
+    return new RunStatusChanged(from, to, reason, recoverable, wakeAt, waiting);
   }
 
   public static RunStatusChanged transition(RunStatus from, RunStatus to, String reason) {

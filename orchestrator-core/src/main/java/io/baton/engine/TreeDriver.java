@@ -4,6 +4,7 @@ import io.baton.flow.Flow;
 import io.baton.flow.StepDefinition;
 import io.baton.internal.Defect;
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunWait;
 import io.baton.journal.replay.RunState;
 import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
@@ -182,8 +183,13 @@ final class TreeDriver {
       if (!run.isRoot()) {
         RunStatus desired = active ? RunStatus.RUNNING : RunStatus.WAITING;
         if (current != desired) {
+          RunWait waiting =
+              desired == RunStatus.WAITING ? ParkedWait.of(run, tree.flowOf(run)) : null;
           tree.decide(
-              run.runId(), RunStateMachine.transition(current, desired, reasonFor(desired)), null);
+              run.runId(),
+              RunStateMachine.transition(
+                  current, desired, reasonFor(desired), false, null, waiting),
+              null);
         }
       }
     }
@@ -218,7 +224,12 @@ final class TreeDriver {
     tree.decide(
         root.runId(),
         RunStateMachine.transition(
-            RunStatus.RUNNING, RunStatus.WAITING, Wakeups.describe(tree), false, wakeAt),
+            RunStatus.RUNNING,
+            RunStatus.WAITING,
+            Wakeups.describe(tree),
+            false,
+            wakeAt,
+            ParkedWait.of(root, tree.flowOf(root))),
         null);
   }
 }

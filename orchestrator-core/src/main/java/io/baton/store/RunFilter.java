@@ -2,6 +2,7 @@ package io.baton.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunWait;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
@@ -18,6 +19,8 @@ import java.util.UUID;
  * @param recoverable when set, only runs whose {@code recoverable} flag equals it
  * @param ownerNotIn when not empty, only runs whose recorded owner is none of these (or none at
  *     all): the runs of nodes that are gone
+ * @param waitingFor when set, only runs whose recorded wait ({@link RunRecord#waiting()}) is of
+ *     this kind
  */
 public record RunFilter(
     Set<RunStatus> statuses,
@@ -34,7 +37,8 @@ public record RunFilter(
     Instant updatedTo,
     JsonNode inputContains,
     JsonNode outputContains,
-    Set<String> ownerNotIn) {
+    Set<String> ownerNotIn,
+    RunWait.Kind waitingFor) {
 
   public RunFilter {
     statuses = statuses == null || statuses.isEmpty() ? Set.of() : Set.copyOf(statuses);
@@ -45,7 +49,7 @@ public record RunFilter(
   public static RunFilter all() {
     return new RunFilter(
         Set.of(), null, null, null, null, false, null, null, null, null, null, null, null, null,
-        Set.of());
+        Set.of(), null);
   }
 
   /** Whether {@code run} passes every field of this filter but the JSON ones. */
@@ -61,6 +65,7 @@ public record RunFilter(
         && (ownerNotIn.isEmpty()
             || run.orchestratorId() == null
             || !ownerNotIn.contains(run.orchestratorId()))
+        && (waitingFor == null || (run.waiting() != null && run.waiting().kind() == waitingFor))
         && within(run.createdAt(), createdFrom, createdTo)
         && within(run.updatedAt(), updatedFrom, updatedTo);
   }
@@ -106,6 +111,7 @@ public record RunFilter(
     private JsonNode inputContains;
     private JsonNode outputContains;
     private Set<String> ownerNotIn;
+    private RunWait.Kind waitingFor;
 
     private Builder(RunFilter from) {
       statuses = from.statuses;
@@ -123,6 +129,7 @@ public record RunFilter(
       inputContains = from.inputContains;
       outputContains = from.outputContains;
       ownerNotIn = from.ownerNotIn;
+      waitingFor = from.waitingFor;
     }
 
     public Builder statuses(Set<RunStatus> statuses) {
@@ -197,6 +204,11 @@ public record RunFilter(
       return this;
     }
 
+    public Builder waitingFor(RunWait.Kind waitingFor) {
+      this.waitingFor = waitingFor;
+      return this;
+    }
+
     public RunFilter build() {
       return new RunFilter(
           statuses,
@@ -213,7 +225,8 @@ public record RunFilter(
           updatedTo,
           inputContains,
           outputContains,
-          ownerNotIn);
+          ownerNotIn,
+          waitingFor);
     }
   }
 }

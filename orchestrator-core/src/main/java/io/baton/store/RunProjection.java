@@ -41,7 +41,8 @@ public final class RunProjection {
         null,
         entry.isRootEntry() ? created.idempotencyKey() : null,
         entry.timestamp(),
-        entry.timestamp());
+        entry.timestamp(),
+        null);
   }
 
   /**
@@ -59,13 +60,16 @@ public final class RunProjection {
       if (changed.from() == RunStatus.FAILED) {
         moved = moved.withOutcome(null, null);
       }
-      return moved.withWakeAt(changed.to() == RunStatus.WAITING ? changed.wakeAt() : null);
+      return moved
+          .withWakeAt(changed.to() == RunStatus.WAITING ? changed.wakeAt() : null)
+          .withWaiting(changed.waiting());
     }
     if (entry.event() instanceof RunCompleted done) {
       String reason = done.error() == null ? "" : done.error().message();
       return row.withStatus(done.status(), reason, done.recoverable(), at)
           .withOutcome(done.output(), done.error())
-          .withWakeAt(null);
+          .withWakeAt(null)
+          .withWaiting(null);
     }
     return row;
   }

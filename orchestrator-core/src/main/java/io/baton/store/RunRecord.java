@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.baton.journal.ErrorInfo;
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunWait;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
@@ -14,6 +15,8 @@ import java.util.UUID;
  * claimer); {@code ownerToken} on a root row is the journal's fence.
  *
  * @param wakeAt for a WAITING root: when it becomes claimable again (a due timer or a signal)
+ * @param waiting for a WAITING run: what it waits for, as the engine recorded it when it parked the
+ *     run (null otherwise, and for runs parked before it was recorded)
  */
 public record RunRecord(
     UUID runId,
@@ -33,7 +36,8 @@ public record RunRecord(
     Instant wakeAt,
     String idempotencyKey,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    RunWait waiting) {
   public RunRecord {
     Objects.requireNonNull(runId, "runId");
     Objects.requireNonNull(rootRunId, "rootRunId");
@@ -66,7 +70,8 @@ public record RunRecord(
         wakeAt,
         idempotencyKey,
         createdAt,
-        at);
+        at,
+        waiting);
   }
 
   RunRecord withOutcome(JsonNode output, ErrorInfo error) {
@@ -88,7 +93,8 @@ public record RunRecord(
         wakeAt,
         idempotencyKey,
         createdAt,
-        updatedAt);
+        updatedAt,
+        waiting);
   }
 
   /** The same row with another owner (and token, for a claim). */
@@ -111,7 +117,8 @@ public record RunRecord(
         wakeAt,
         idempotencyKey,
         createdAt,
-        updatedAt);
+        updatedAt,
+        waiting);
   }
 
   /** The same row with another wake time. */
@@ -134,6 +141,31 @@ public record RunRecord(
         wakeAt,
         idempotencyKey,
         createdAt,
-        updatedAt);
+        updatedAt,
+        waiting);
+  }
+
+  /** The same row with another wait (null: waits for nothing). */
+  public RunRecord withWaiting(RunWait waiting) {
+    return new RunRecord(
+        runId,
+        rootRunId,
+        parentRunId,
+        parentStep,
+        flowName,
+        flowHash,
+        status,
+        statusReason,
+        input,
+        output,
+        error,
+        recoverable,
+        orchestratorId,
+        ownerToken,
+        wakeAt,
+        idempotencyKey,
+        createdAt,
+        updatedAt,
+        waiting);
   }
 }

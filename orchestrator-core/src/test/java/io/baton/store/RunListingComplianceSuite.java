@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.RunCreated;
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunWait;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -211,6 +212,87 @@ public abstract class RunListingComplianceSuite extends MetadataStoreComplianceB
         .isEmpty();
     assertThat(ids(byFlow.toBuilder().outputContains(parse("{\"total\": 12}")).build()))
         .containsExactly(gold.root());
+  }
+
+  @Test
+  void a_parked_runs_wait_is_kept_on_its_row_and_filters_by_its_kind() {
+    String flow = unique("flow");
+    Instant due = T0.plus(Duration.ofHours(3));
+    RunWait retry = RunWait.retry("call", 2, 5, due);
+    RunWriter approval =
+        at(Duration.ofMinutes(1)).running(flow, "n", 2).park(null, RunWait.approval("ask"));
+    RunWriter retrying = at(Duration.ofMinutes(2)).running(flow, "n", 2).park(due, retry);
+    RunWriter timer =
+        at(Duration.ofMinutes(3)).running(flow, "n", 2).park(due, RunWait.timer("nap", due));
+    RunWriter child =
+        at(Duration.ofMinutes(4)).running(flow, "n", 2).park(null, RunWait.child("call"));
+    RunWriter unrecorded = at(Duration.ofMinutes(5)).running(flow, "n", 2).park(due);
+    RunWriter woken =
+        at(Duration.ofMinutes(6))
+            .running(flow, "n", 2)
+            .park(null, RunWait.approval("ask"))
+            .claim("m", 3)
+            .status(RunStatus.WAITING, RunStatus.RUNNING);
+    RunWriter finished =
+        at(Duration.ofMinutes(7))
+            .running(flow, "n", 2)
+            .park(due, RunWait.timer("nap", due))
+            .claim("m", 3)
+            .status(RunStatus.WAITING, RunStatus.RUNNING)
+            .succeed(json("ok", true));
+    RunFilter byFlow = RunFilter.all().withFlow(flow);
+
+    assertThat(metadata.findRun(retrying.root()).orElseThrow().waiting()).isEqualTo(retry);
+    assertThat(metadata.findRun(unrecorded.root()).orElseThrow().waiting()).isNull();
+    assertThat(metadata.findRun(woken.root()).orElseThrow().waiting()).isNull();
+    assertThat(metadata.findRun(finished.root()).orElseThrow().waiting()).isNull();
+    assertThat(ids(byFlow.toBuilder().waitingFor(RunWait.Kind.APPROVAL).build()))
+        .containsExactly(approval.root());
+    assertThat(ids(byFlow.toBuilder().waitingFor(RunWait.Kind.RETRY).build()))
+        .containsExactly(retrying.root());
+    assertThat(ids(byFlow.toBuilder().waitingFor(RunWait.Kind.TIMER).build()))
+        .containsExactly(timer.root());
+    assertThat(
+            ids(
+                byFlow.toBuilder()
+                    .status(RunStatus.WAITING)
+                    .waitingFor(RunWait.Kind.CHILD)
+                    .build()))
+        .containsExactly(child.root());
+    assertThat(
+            ids(
+                byFlow.toBuilder()
+                    .status(RunStatus.WAITING, RunStatus.FAILED)
+                    .waitingFor(RunWait.Kind.APPROVAL)
+                    .build()))
+        .containsExactly(approval.root());
+    assertThat(
+            ids(
+                byFlow.toBuilder()
+                    .status(RunStatus.RUNNING)
+                    .waitingFor(RunWait.Kind.APPROVAL)
+                    .build()))
+        .as("a run that runs again waits for nothing")
+        .isEmpty();
+    assertThat(metadata.pageRuns(byFlow, null, 100).runs())
+        .filteredOn(run -> run.runId().equals(timer.root()))
+        .singleElement()
+        .satisfies(run -> assertThat(run.waiting()).isEqualTo(RunWait.timer("nap", due)));
+  }
+
+  @Test
+  void a_claim_of_a_parked_run_keeps_its_wait() {
+    RunWait wait = RunWait.approval("ask");
+    RunWriter parked =
+        at(Duration.ofMinutes(1)).running(unique("flow"), "n", 2).park(null, wait).claim("m", 3);
+    assertThat(metadata.findRun(parked.root()).orElseThrow().waiting()).isEqualTo(wait);
+    assertThat(
+            ids(
+                RunFilter.builder()
+                    .rootRunId(parked.root())
+                    .waitingFor(RunWait.Kind.APPROVAL)
+                    .build()))
+        .containsExactly(parked.root());
   }
 
   @Test

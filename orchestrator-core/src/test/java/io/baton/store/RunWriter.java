@@ -13,6 +13,7 @@ import io.baton.journal.RunCompleted;
 import io.baton.journal.RunCreated;
 import io.baton.journal.RunStatus;
 import io.baton.journal.RunStatusChanged;
+import io.baton.journal.RunWait;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -73,6 +74,14 @@ public final class RunWriter {
   public RunWriter park(Instant wakeAt) {
     return append(
         root, new RunStatusChanged(RunStatus.RUNNING, RunStatus.WAITING, "parked", false, wakeAt));
+  }
+
+  /** Parks the RUNNING root, recording what it waits for. */
+  public RunWriter park(Instant wakeAt, RunWait waiting) {
+    return append(
+        root,
+        new RunStatusChanged(
+            RunStatus.RUNNING, RunStatus.WAITING, "parked", false, wakeAt, waiting));
   }
 
   public RunWriter succeed(JsonNode output) {

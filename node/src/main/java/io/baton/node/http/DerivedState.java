@@ -1,6 +1,7 @@
 package io.baton.node.http;
 
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunWait;
 import io.baton.store.RunFilter;
 import io.baton.store.RunRecord;
 import java.util.Arrays;
@@ -12,16 +13,30 @@ import java.util.stream.Collectors;
 /**
  * States an operator cares about that a run's status alone does not show, usable as a list filter.
  * {@code stuck}: RUNNING, and its recorded owner holds no live lease (nobody executes it until the
- * claimer adopts it). {@code recoverable-failure}: FAILED and resumable.
+ * claimer adopts it). {@code recoverable-failure}: FAILED and resumable. {@code retrying}, {@code
+ * waiting-approval}, {@code waiting-timer} and {@code waiting-child}: WAITING, and what the engine
+ * recorded that the run waits for when it parked it ({@link RunRecord#waiting()}). A back-off
+ * shorter than {@code execution.parkAfter} does not park its run: such a run stays RUNNING and is
+ * shown retrying on its own page only (from its steps), not in lists.
  */
 enum DerivedState {
-  RECOVERABLE_FAILURE("recoverable-failure"),
-  STUCK("stuck");
+  RECOVERABLE_FAILURE("recoverable-failure", null),
+  STUCK("stuck", null),
+  RETRYING("retrying", RunWait.Kind.RETRY),
+  WAITING_APPROVAL("waiting-approval", RunWait.Kind.APPROVAL),
+  WAITING_TIMER("waiting-timer", RunWait.Kind.TIMER),
+  WAITING_CHILD("waiting-child", RunWait.Kind.CHILD);
+
+  /** The states as the API names them, for documentation and messages. */
+  static final String NAMES =
+      Arrays.stream(values()).map(DerivedState::id).collect(Collectors.joining(", "));
 
   private final String id;
+  private final RunWait.Kind waitingFor;
 
-  DerivedState(String id) {
+  DerivedState(String id, RunWait.Kind waitingFor) {
     this.id = id;
+    this.waitingFor = waitingFor;
   }
 
   String id() {
@@ -37,12 +52,7 @@ enum DerivedState {
         return state;
       }
     }
-    throw new InvalidRequestException(
-        "state must be one of "
-            + Arrays.stream(values()).map(DerivedState::id).collect(Collectors.joining(", "))
-            + ", got '"
-            + text
-            + "'");
+    throw new InvalidRequestException("state must be one of " + NAMES + ", got '" + text + "'");
   }
 
   /** The filter with this state's conditions added; {@code liveNodes} hold a lease now. */
@@ -56,6 +66,12 @@ enum DerivedState {
               .rootsOnly(true)
               .ownerNotIn(withPlaceholder(liveNodes.get()))
               .build();
+      case RETRYING, WAITING_APPROVAL, WAITING_TIMER, WAITING_CHILD ->
+          // statuses asked for as well narrow further: with no WAITING among them, nothing matches
+          filter.toBuilder()
+              .statuses(filter.statuses().isEmpty() ? Set.of(RunStatus.WAITING) : filter.statuses())
+              .waitingFor(waitingFor)
+              .build();
     };
   }
 
@@ -68,6 +84,13 @@ enum DerivedState {
         && run.isRoot()
         && (run.orchestratorId() == null || !liveNodes.contains(run.orchestratorId()))) {
       return STUCK;
+    }
+    if (run.status() == RunStatus.WAITING && run.waiting() != null) {
+      for (DerivedState state : values()) {
+        if (state.waitingFor == run.waiting().kind()) {
+          return state;
+        }
+      }
     }
     return null;
   }

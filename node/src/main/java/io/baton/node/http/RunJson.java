@@ -1,11 +1,13 @@
 package io.baton.node.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.engine.RunView;
 import io.baton.engine.StepView;
 import io.baton.journal.ErrorInfo;
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunWait;
 import io.baton.journal.replay.ClaimRecord;
 import io.baton.journal.replay.CommandRecord;
 import io.baton.store.RunRecord;
@@ -24,9 +26,14 @@ import java.util.UUID;
  * at}, oldest first) and, for a run an event started, {@code trigger} (the event's {@code id,
  * source, type, time} and {@code href}, its address in the API). {@code state} is the derived state
  * when the status alone does not say it: {@code recoverable-failure}, {@code stuck} (RUNNING, no
- * live node executes it), and on the detail also {@code retrying} (a step waits for its next
- * attempt), {@code waiting-approval}, {@code waiting-timer} and {@code waiting-child}; null
- * otherwise.
+ * live node executes it), and for a WAITING run what it waits for: {@code retrying} (a failed
+ * step's next attempt is due later), {@code waiting-approval}, {@code waiting-timer} and {@code
+ * waiting-child}; null otherwise. On a run's own page a RUNNING run whose step is in a short
+ * back-off (one that did not park it) is {@code retrying} too, read from its steps. {@code waiting}
+ * details a WAITING run's wait as recorded when it parked: {@code for} ({@code approval}, {@code
+ * retry}, {@code timer}, {@code child}), the waiting step's name, and for a retry {@code attempt}
+ * and {@code maxAttempts} (attempt n of m, n the attempt due next) and {@code at} (the next try),
+ * for a timer {@code at} (when it falls due); null when the run waits for nothing recorded.
  */
 public record RunJson(
     UUID id,
@@ -46,6 +53,7 @@ public record RunJson(
     Instant createdAt,
     Instant updatedAt,
     Instant wakeAt,
+    WaitingJson waiting,
     String idempotencyKey,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<StepView> steps,
     @JsonInclude(JsonInclude.Include.NON_NULL) List<UUID> children,
@@ -77,6 +85,29 @@ public record RunJson(
 
     private static String encoded(String text) {
       return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+  }
+
+  /** What a WAITING run waits for; see the class's description. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record WaitingJson(
+      @JsonProperty("for") String waitingFor,
+      String step,
+      Integer attempt,
+      Integer maxAttempts,
+      Instant at) {
+    static WaitingJson of(RunRecord run) {
+      RunWait wait = run.waiting();
+      if (wait == null || run.status() != RunStatus.WAITING) {
+        return null;
+      }
+      boolean retry = wait.kind() == RunWait.Kind.RETRY;
+      return new WaitingJson(
+          wait.kind().name().toLowerCase(Locale.ROOT),
+          wait.step(),
+          retry ? wait.attempt() : null,
+          retry ? wait.maxAttempts() : null,
+          wait.at());
     }
   }
 
@@ -158,6 +189,7 @@ public record RunJson(
         run.createdAt(),
         run.updatedAt(),
         run.wakeAt(),
+        WaitingJson.of(run),
         run.idempotencyKey(),
         steps,
         children,

@@ -20,8 +20,10 @@ import java.util.function.Supplier;
  * The query of {@code GET /api/v1/runs}: filters, {@code cursor} and {@code limit}, each bad value
  * a 400 that names the parameter. Statuses may repeat or be comma-separated; instants are ISO-8601;
  * {@code input} and {@code output} are JSON documents the run's must contain. A derived {@code
- * state} narrows further: {@code recoverable-failure} (FAILED and recoverable) or {@code stuck}
- * (RUNNING, recorded owner not a live node).
+ * state} narrows further: {@code recoverable-failure} (FAILED and recoverable), {@code stuck}
+ * (RUNNING, recorded owner not a live node), or what a WAITING run waits for: {@code retrying},
+ * {@code waiting-approval}, {@code waiting-timer}, {@code waiting-child} (see {@link
+ * DerivedState}).
  */
 record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, int limit) {
   static final List<ApiOperation.Param> DOCUMENTED =
@@ -35,7 +37,11 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
           new ApiOperation.Param("rootsOnly", "boolean", "leave subflow runs out"),
           new ApiOperation.Param("idempotencyKey", "string", "the submitter's key"),
           new ApiOperation.Param(
-              "state", "string", "a derived state: recoverable-failure or stuck"),
+              "state",
+              "string",
+              "a derived state: recoverable-failure, stuck (RUNNING, no live node executes it),"
+                  + " or what a WAITING run waits for: retrying, waiting-approval, waiting-timer,"
+                  + " waiting-child"),
           new ApiOperation.Param("createdFrom", "string", "created at or after (ISO-8601)"),
           new ApiOperation.Param("createdTo", "string", "created before (ISO-8601)"),
           new ApiOperation.Param("updatedFrom", "string", "last changed at or after (ISO-8601)"),

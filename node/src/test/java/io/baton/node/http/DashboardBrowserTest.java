@@ -194,6 +194,35 @@ class DashboardBrowserTest extends ApiTestBase {
   }
 
   @Test
+  void filter_the_runs_by_what_they_wait_for_and_see_the_wait_on_the_row() throws Exception {
+    String approval = uniqueName("approval");
+    applyFlow(TestFlows.approval(approval));
+    UUID asking = submit(approval, "{\"orderId\": \"o-9\"}");
+    UUID other = submit(approval, "{\"orderId\": \"o-10\"}");
+    awaitApprovalRequested(asking, "ask");
+    awaitApprovalRequested(other, "ask");
+    http.post("/api/v1/runs/" + other + "/approve", "{}");
+    awaitStatus(other, "SUCCEEDED");
+
+    open(node, "#/runs");
+    await(By.id("run-" + asking));
+    new Select(browser.findElement(By.name("state"))).selectByVisibleText("waiting-approval");
+    new Select(browser.findElement(By.name("flow"))).selectByVisibleText(approval);
+    browser.findElement(By.id("apply-filters")).click();
+    waiting()
+        .until(
+            d ->
+                d.getCurrentUrl().contains("state=waiting-approval")
+                    && d.findElements(By.id("run-" + other)).isEmpty()
+                    && d.findElements(By.cssSelector("#runs-body tr.run-row")).size() == 1);
+    WebElement row = browser.findElement(By.id("run-" + asking));
+    assertThat(row.findElement(By.cssSelector(".badge.state")).getText())
+        .isEqualTo("waiting-approval");
+    assertThat(row.findElement(By.cssSelector(".wait-detail")).getText()).isEqualTo("ask");
+    screenshots("runs-waiting");
+  }
+
+  @Test
   void a_conflict_that_still_happens_shows_the_apis_message() throws Exception {
     String approval = uniqueName("approval");
     applyFlow(TestFlows.approval(approval));

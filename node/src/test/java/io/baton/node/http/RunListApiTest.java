@@ -80,6 +80,49 @@ class RunListApiTest extends ApiTestBase {
   }
 
   @Test
+  void waiting_runs_list_and_filter_by_what_they_wait_for() {
+    String approval = uniqueName("approval");
+    applyFlow(TestFlows.approval(approval));
+    UUID asking = submit(approval, "{\"orderId\": \"o-1\"}");
+    String retried = uniqueName("retried");
+    applyFlow(
+        """
+        name: %s
+        steps:
+          - name: call
+            capability: toggle
+            params: { name: %s }
+            retry: { maxAttempts: 4, delay: 1h }
+        """
+            .formatted(retried, uniqueName("switch")));
+    UUID retrying = submit(retried);
+    awaitApprovalRequested(asking, "ask");
+    awaitStatus(retrying, "WAITING");
+
+    JsonNode approvals = http.get("/api/v1/runs?state=waiting-approval&flow=" + approval).json();
+    assertThat(ids(approvals)).containsExactly(asking.toString());
+    JsonNode asked = approvals.get("runs").get(0);
+    assertThat(asked.get("state").asText()).isEqualTo("waiting-approval");
+    assertThat(asked.get("waiting").get("for").asText()).isEqualTo("approval");
+    assertThat(asked.get("waiting").get("step").asText()).isEqualTo("ask");
+
+    JsonNode retries = http.get("/api/v1/runs?state=retrying&flow=" + retried).json();
+    assertThat(ids(retries)).containsExactly(retrying.toString());
+    JsonNode waiting = retries.get("runs").get(0).get("waiting");
+    assertThat(waiting.get("for").asText()).isEqualTo("retry");
+    assertThat(waiting.get("attempt").asInt()).as("attempt 2 of 4 is due next").isEqualTo(2);
+    assertThat(waiting.get("maxAttempts").asInt()).isEqualTo(4);
+    assertThat(Instant.parse(waiting.get("at").asText()))
+        .isEqualTo(Instant.parse(run(retrying).get("wakeAt").asText()));
+    assertThat(run(retrying).get("state").asText()).isEqualTo("retrying");
+
+    assertThat(ids(http.get("/api/v1/runs?state=waiting-timer&flow=" + retried).json())).isEmpty();
+    assertThat(ids(http.get("/api/v1/runs?state=waiting-child&flow=" + approval).json())).isEmpty();
+    assertThat(ids(http.get("/api/v1/runs?state=retrying&status=RUNNING&flow=" + retried).json()))
+        .isEmpty();
+  }
+
+  @Test
   void every_bad_parameter_answers_400_naming_it() {
     String[][] cases = {
       {"status=BOGUS", "status"},

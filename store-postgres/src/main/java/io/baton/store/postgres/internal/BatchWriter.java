@@ -43,14 +43,14 @@ final class BatchWriter {
           + " error_code = u.error_code, error_message = u.error_message,"
           + " recoverable = u.recoverable, orchestrator_id = u.orchestrator_id,"
           + " owner_token = u.owner_token, latest_seq = u.latest_seq, wake_at = u.wake_at,"
-          + " updated_at = u.updated_at,"
+          + " updated_at = u.updated_at, waiting_for = u.waiting_for, waiting = u.waiting,"
           + " output = CASE WHEN u.output_changed THEN u.output ELSE r.output END"
           + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[],"
           + " ?::text[], ?::bigint[], ?::bigint[], ?::timestamptz[], ?::timestamptz[],"
-          + " ?::boolean[], ?::jsonb[], ?::bigint[], ?::bigint[])"
+          + " ?::boolean[], ?::jsonb[], ?::bigint[], ?::bigint[], ?::text[], ?::jsonb[])"
           + " AS u(id, status, status_reason, error_code, error_message, recoverable,"
           + " orchestrator_id, owner_token, latest_seq, wake_at, updated_at, output_changed,"
-          + " output, locked_token, locked_seq)"
+          + " output, locked_token, locked_seq, waiting_for, waiting)"
           + " WHERE r.id = u.id AND r.owner_token = u.locked_token AND r.latest_seq = u.locked_seq";
 
   /** A finished tree takes no more signals: those still waiting go with the finishing append. */
@@ -176,6 +176,8 @@ final class BatchWriter {
     columns.jsons(r -> r.outputChanged() ? Sql.json(r.record().output()) : null);
     columns.longs(RunRow::lockedToken);
     columns.longs(RunRow::lockedSeq);
+    columns.texts(r -> r.record().waiting() == null ? null : r.record().waiting().kind().name());
+    columns.jsons(r -> RunRows.waitingJson(r.record().waiting()));
     return columns;
   }
 

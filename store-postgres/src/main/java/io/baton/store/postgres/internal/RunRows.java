@@ -1,8 +1,11 @@
 package io.baton.store.postgres.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.ErrorInfo;
+import io.baton.journal.JournalCodec;
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunWait;
 import io.baton.store.RunRecord;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,7 +16,7 @@ public final class RunRows {
   public static final String SCALAR_COLUMNS =
       "id, root_run_id, parent_run_id, parent_step, flow_name, flow_hash, status, status_reason,"
           + " error_code, error_message, recoverable, orchestrator_id, owner_token, latest_seq,"
-          + " wake_at, idempotency_key, created_at, updated_at";
+          + " wake_at, idempotency_key, created_at, updated_at, waiting::text AS waiting";
 
   /** Every column of a {@link RunRecord}. */
   public static final String ALL_COLUMNS =
@@ -47,6 +50,30 @@ public final class RunRows {
         Sql.instant(rs, "wake_at"),
         rs.getString("idempotency_key"),
         Sql.instant(rs, "created_at"),
-        Sql.instant(rs, "updated_at"));
+        Sql.instant(rs, "updated_at"),
+        waiting(rs.getString("waiting")));
+  }
+
+  private static RunWait waiting(String json) {
+    if (json == null) {
+      return null;
+    }
+    try {
+      return JournalCodec.mapper().readValue(json, RunWait.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a run's waiting column holds no wait: " + json, e);
+    }
+  }
+
+  /** The {@code waiting} column's JSON for a wait, or null. */
+  static String waitingJson(RunWait waiting) {
+    if (waiting == null) {
+      return null;
+    }
+    try {
+      return JournalCodec.mapper().writeValueAsString(waiting);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a wait that does not encode: " + waiting, e);
+    }
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.RunStatus;
+import io.baton.journal.RunWait;
 import io.baton.store.RunFilter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,9 +21,10 @@ import java.util.Set;
  * A {@code runs} table of many root runs written straight in SQL (no journal: listings read only
  * rows), shaped like a busy installation: 20 flows, 5 nodes, 70 % succeeded, 10 % failed (half of
  * them recoverable), 8 % running, 7 % waiting, 3 % pending, 2 % cancelled, one run every 2.5 s, and
- * inputs naming one of 10,000 customers (a seventh of them gold). Statuses, flows and nodes are
- * drawn independently from a seeded generator, so each combination is as common as the product of
- * its parts. And the filters the dashboard offers, each as the listing receives it.
+ * inputs naming one of 10,000 customers (a seventh of them gold); of the waiting runs 40 % wait for
+ * an approval, 30 % for a timer, 20 % for a retry and 10 % for a child run. Statuses, flows and
+ * nodes are drawn independently from a seeded generator, so each combination is as common as the
+ * product of its parts. And the filters the dashboard offers, each as the listing receives it.
  */
 final class RunTable {
   static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
@@ -36,7 +39,8 @@ final class RunTable {
     String sql =
         """
         INSERT INTO runs (id, root_run_id, flow_name, flow_hash, status, input, output,
-                          recoverable, orchestrator_id, owner_token, created_at, updated_at)
+                          recoverable, orchestrator_id, owner_token, created_at, updated_at,
+                          waiting_for, waiting)
         SELECT id, id, 'flow-' || flow, 'hash-' || flow,
                CASE WHEN s < 70 THEN 'SUCCEEDED' WHEN s < 80 THEN 'FAILED'
                     WHEN s < 88 THEN 'RUNNING' WHEN s < 95 THEN 'WAITING'
@@ -46,8 +50,19 @@ final class RunTable {
                                   'order', i),
                jsonb_build_object('ok', s < 70),
                s >= 70 AND s < 75, 'node-' || node, 1,
-               ts, ts + interval '1 second' * (1 + s)
+               ts, ts + interval '1 second' * (1 + s),
+               CASE WHEN s < 88 OR s >= 95 THEN NULL WHEN w < 4 THEN 'APPROVAL'
+                    WHEN w < 7 THEN 'TIMER' WHEN w < 9 THEN 'RETRY' ELSE 'CHILD' END,
+               CASE WHEN s < 88 OR s >= 95 THEN NULL
+                    WHEN w < 4 THEN jsonb_build_object('kind', 'APPROVAL', 'step', 'ask')
+                    WHEN w < 7 THEN jsonb_build_object('kind', 'TIMER', 'step', 'nap',
+                                                       'at', ts + interval '1 day')
+                    WHEN w < 9 THEN jsonb_build_object('kind', 'RETRY', 'step', 'call',
+                                                       'attempt', 2, 'maxAttempts', 5,
+                                                       'at', ts + interval '1 minute')
+                    ELSE jsonb_build_object('kind', 'CHILD', 'step', 'sub') END
         FROM (SELECT i, gen_random_uuid() AS id, floor(random() * 100)::int AS s,
+                     floor(random() * 10)::int AS w,
                      floor(random() * 20)::int AS flow, floor(random() * 5)::int AS node,
                      timestamptz '2026-01-01 00:00:00+00' + i * interval '2.5 seconds' AS ts
               FROM generate_series(0, ? - 1) AS i) AS generated
@@ -84,6 +99,18 @@ final class RunTable {
             .status(RunStatus.RUNNING)
             .rootsOnly(true)
             .ownerNotIn(Set.of("node-0", "node-1", "node-2", "node-3"))
+            .build());
+    for (RunWait.Kind kind : RunWait.Kind.values()) {
+      filters.put(
+          "waiting for " + kind.name().toLowerCase(Locale.ROOT),
+          RunFilter.builder().status(RunStatus.WAITING).waitingFor(kind).build());
+    }
+    filters.put(
+        "flow and waiting for approval",
+        RunFilter.builder()
+            .flowName("flow-3")
+            .status(RunStatus.WAITING)
+            .waitingFor(RunWait.Kind.APPROVAL)
             .build());
     filters.put(
         "created in one hour",
