@@ -8,6 +8,7 @@ import io.baton.cluster.OrchestratorNode;
 import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.BatchingEngineIo;
 import io.baton.engine.EngineConfig;
+import io.baton.engine.EngineIo;
 import io.baton.engine.EngineMetrics;
 import io.baton.flow.FlowParser;
 import io.baton.journal.GroupCommitter;
@@ -16,6 +17,7 @@ import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdTestCluster;
 import io.baton.node.TcpNodeProbe;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.retention.HousekeepingConfig;
 import io.baton.store.Stores;
 import io.baton.store.postgres.PostgresStores;
 import io.baton.store.postgres.testkit.TestDatabase;
@@ -26,7 +28,10 @@ import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
@@ -39,7 +44,25 @@ final class BenchCluster implements AutoCloseable {
   final EtcdTestCluster etcd = EtcdTestCluster.start(1);
   final TestDatabase database = TestDatabase.create("bench");
   private final String cluster = "bench-" + System.nanoTime();
-  private final List<AutoCloseable> closing = new ArrayList<>();
+  private final Map<OrchestratorNode, AutoCloseable> closing = new LinkedHashMap<>();
+  private final HousekeepingConfig housekeeping;
+  private final IoDecorator io;
+
+  /** Wraps a node's I/O, to observe the calls its engine makes (which claims took a lease). */
+  @FunctionalInterface
+  interface IoDecorator {
+    EngineIo decorate(String nodeId, EngineIo io);
+  }
+
+  /** Nodes with the default archive and retention settings and their I/O as a node has it. */
+  BenchCluster() {
+    this(HousekeepingConfig.DEFAULTS, (nodeId, io) -> io);
+  }
+
+  BenchCluster(HousekeepingConfig housekeeping, IoDecorator io) {
+    this.housekeeping = housekeeping;
+    this.io = io;
+  }
 
   /**
    * A node, and a socket standing for its API port: the others' failure detectors probe it, so
@@ -101,6 +124,7 @@ final class BenchCluster implements AutoCloseable {
             .config(engine.apply(EngineConfig.defaults(nodeId)))
             .recovery(recovery)
             .rebalance(rebalance)
+            .housekeeping(housekeeping)
             .scheduler(scheduler)
             .stores(stores)
             .leases(leases)
@@ -114,13 +138,15 @@ final class BenchCluster implements AutoCloseable {
                   GroupCommitter committer =
                       new GroupCommitter(journal, 256, Duration.ZERO, 2, nodeId + "-committer");
                   new EngineMetrics(metrics).observe(committer);
-                  return new BatchingEngineIo(
-                      committer, lease, Integer.getInteger("baton.bench.ioThreads", 4));
+                  return io.decorate(
+                      nodeId,
+                      new BatchingEngineIo(
+                          committer, lease, Integer.getInteger("baton.bench.ioThreads", 4)));
                 })
             .build();
     node.start().get(5, TimeUnit.MINUTES);
-    closing.add(
-        0,
+    closing.put(
+        node,
         () -> {
           node.halt().get(30, TimeUnit.SECONDS);
           node.close();
@@ -131,16 +157,33 @@ final class BenchCluster implements AutoCloseable {
     return new Node(node, metrics, stores, api);
   }
 
+  /**
+   * Stops a node for good (halted if it still runs) and closes its pool, etcd client and threads
+   * now, not when the cluster closes: a benchmark that replaces nodes again and again would hold a
+   * pool of connections for each otherwise.
+   */
+  void retire(Node retired) {
+    AutoCloseable resources = closing.remove(retired.node());
+    if (resources != null) {
+      closeQuietly(resources);
+    }
+  }
+
   @Override
   public void close() throws Exception {
-    for (AutoCloseable resource : closing) {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        System.err.println("closing: " + e);
-      }
-    }
+    List<AutoCloseable> newestFirst = new ArrayList<>(closing.values());
+    Collections.reverse(newestFirst);
+    newestFirst.forEach(BenchCluster::closeQuietly);
+    closing.clear();
     database.close();
     etcd.close();
+  }
+
+  private static void closeQuietly(AutoCloseable resource) {
+    try {
+      resource.close();
+    } catch (Exception e) {
+      System.err.println("closing: " + e);
+    }
   }
 }

@@ -1,0 +1,333 @@
+package io.baton.node.bench;
+
+import io.baton.capability.Capability;
+import io.baton.capability.Invocation;
+import io.baton.capability.StepOutcome;
+import io.baton.engine.EngineIo;
+import io.baton.journal.AppendRequest;
+import io.baton.journal.AppendResult;
+import io.baton.journal.Checkpoint;
+import io.baton.journal.JournalCodec;
+import io.baton.lease.AcquireResult;
+import io.baton.node.bench.RebalanceBenchmark.Latencies;
+import io.baton.recovery.RecoveryConfig;
+import io.baton.retention.HousekeepingConfig;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * One run of any length (issue 15): a single {@code repeat} of a noop on PostgreSQL and etcd grows
+ * to {@code entries} step completions. At a hundredth, a tenth and all of it, the run is handed off
+ * ({@code drain}, as SIGTERM does) and failed over ({@code kill -9}: the survivor's failure
+ * detector revokes the dead node's lease) {@code trials} times each, between two nodes in one JVM
+ * (a fresh one replaces each departed node). Prints, per mark, the claim-to-first-step time (from
+ * the adopter's successful lease acquire for the run to its first iteration on the adopter: the
+ * acquire, the replay from the newest checkpoint, the claim's append and the step's start) and the
+ * departure-to-first-step time, and the run's rows in the hot journal and the archive.
+ */
+final class LongRunBenchmark {
+  static final String FLOW_NAME = "longrun";
+
+  private LongRunBenchmark() {}
+
+  /** What one mark measured. */
+  record Mark(
+      long completions,
+      long latestSeq,
+      long hotRows,
+      long archivedRows,
+      long checkpointSeq,
+      Latencies handoffClaimToStep,
+      Latencies handoffTotal,
+      Latencies killClaimToStep,
+      Latencies killTotal) {}
+
+  record Figures(List<Mark> marks) {}
+
+  /**
+   * The run's iterations, and on which node each adopter first ran one: the capability {@code
+   * tick}, a noop that counts.
+   */
+  static final class Loop {
+    private final AtomicLong iterations = new AtomicLong();
+    private final Map<String, Long> firstStep = new ConcurrentHashMap<>();
+
+    Capability on(String nodeId) {
+      return new Capability() {
+        @Override
+        public String name() {
+          return "tick";
+        }
+
+        @Override
+        public CompletionStage<StepOutcome> invoke(Invocation invocation) {
+          firstStep.putIfAbsent(nodeId, System.nanoTime());
+          iterations.incrementAndGet();
+          return CompletableFuture.completedFuture(
+              StepOutcome.completed(JournalCodec.mapper().createObjectNode().put("done", false)));
+        }
+      };
+    }
+
+    long iterations() {
+      return iterations.get();
+    }
+  }
+
+  /** When each node's engine acquired the lease of a run for a claim (the claim's start). */
+  static final class Acquires {
+    private final Map<String, Long> acquired = new ConcurrentHashMap<>();
+
+    EngineIo observe(String nodeId, EngineIo io) {
+      return new EngineIo() {
+        @Override
+        public CompletableFuture<AppendResult> append(AppendRequest request) {
+          return io.append(request);
+        }
+
+        @Override
+        public CompletableFuture<Void> checkpoint(UUID root, long token, Checkpoint checkpoint) {
+          return io.checkpoint(root, token, checkpoint);
+        }
+
+        @Override
+        public CompletableFuture<Map<UUID, AcquireResult>> acquire(List<UUID> runIds) {
+          long asked = System.nanoTime();
+          return io.acquire(runIds)
+              .thenApply(
+                  results -> {
+                    if (results.values().stream()
+                        .anyMatch(r -> r instanceof AcquireResult.Acquired)) {
+                      acquired.putIfAbsent(nodeId, asked);
+                    }
+                    return results;
+                  });
+        }
+
+        @Override
+        public CompletableFuture<Set<UUID>> release(List<UUID> runIds) {
+          return io.release(runIds);
+        }
+
+        @Override
+        public long nodeToken() {
+          return io.nodeToken();
+        }
+
+        @Override
+        public <T> CompletableFuture<T> call(String what, Supplier<T> work) {
+          return io.call(what, work);
+        }
+
+        @Override
+        public void close() {
+          io.close();
+        }
+      };
+    }
+  }
+
+  static String flow(long max) {
+    return "name: "
+        + FLOW_NAME
+        + "\nsteps:\n  - name: loop\n    capability: tick\n"
+        + "    repeat: {until: \"{{ steps.loop.output.done }}\", max: "
+        + max
+        + "}\n";
+  }
+
+  /**
+   * @param entries step completions the run grows to; marks at a hundredth, a tenth and all
+   * @param trials hand-offs and as many kills at each mark
+   * @param checkpointEntries {@code execution.checkpointEntries} of every node
+   */
+  static Figures run(
+      long entries,
+      int trials,
+      Duration ttl,
+      int checkpointEntries,
+      HousekeepingConfig housekeeping)
+      throws Exception {
+    Loop loop = new Loop();
+    Acquires acquires = new Acquires();
+    List<Mark> marks = new ArrayList<>();
+    try (BenchCluster cluster = new BenchCluster(housekeeping, acquires::observe)) {
+      Nodes nodes = new Nodes(cluster, loop, ttl, checkpointEntries);
+      BenchCluster.Node owner = nodes.next();
+      BenchCluster.Node standby = nodes.next();
+      owner.node().orchestrator().applyFlow(flow(entries * 2), "longrun.yaml");
+      UUID run =
+          owner
+              .node()
+              .orchestrator()
+              .submit(FLOW_NAME, JournalCodec.mapper().createObjectNode(), null)
+              .run()
+              .runId();
+      System.out.printf(
+          Locale.ROOT,
+          "longrun: one run, a repeat of a noop, to %d step completions; checkpoint every %d"
+              + " entries, archive batch %d every %d ms; %d hand-offs and %d kill -9 per mark,"
+              + " lease TTL %d ms%n",
+          entries,
+          checkpointEntries,
+          housekeeping.archiveBatchSize(),
+          housekeeping.archiveInterval().toMillis(),
+          trials,
+          trials,
+          ttl.toMillis());
+      long grownFrom = System.nanoTime();
+      long grownTo = loop.iterations();
+      for (long target :
+          new long[] {Math.max(1, entries / 100), Math.max(1, entries / 10), entries}) {
+        awaitIterations(loop, target);
+        double rate = (loop.iterations() - grownTo) / ((System.nanoTime() - grownFrom) / 1e9);
+        List<Long> handoffClaim = new ArrayList<>();
+        List<Long> handoffTotal = new ArrayList<>();
+        List<Long> killClaim = new ArrayList<>();
+        List<Long> killTotal = new ArrayList<>();
+        for (int i = 0; i < 2 * trials; i++) {
+          boolean kill = i % 2 == 1;
+          long departed = System.nanoTime();
+          if (kill) {
+            owner.kill();
+          } else {
+            owner.node().drain().get(2, TimeUnit.MINUTES);
+          }
+          String adopter = standby.node().engine().nodeId();
+          long firstStep = awaitFirstStep(loop, adopter, Duration.ofMinutes(2));
+          long claimed = acquires.acquired.getOrDefault(adopter, firstStep);
+          (kill ? killClaim : handoffClaim).add(firstStep - claimed);
+          (kill ? killTotal : handoffTotal).add(firstStep - departed);
+          cluster.retire(owner);
+          owner = standby;
+          standby = nodes.next();
+        }
+        Rows rows = rows(cluster, run);
+        Mark mark =
+            new Mark(
+                loop.iterations(),
+                rows.latestSeq(),
+                rows.hot(),
+                rows.archived(),
+                rows.checkpointSeq(),
+                Latencies.of(handoffClaim),
+                Latencies.of(handoffTotal),
+                Latencies.of(killClaim),
+                Latencies.of(killTotal));
+        marks.add(mark);
+        print(mark, rate);
+        grownFrom = System.nanoTime();
+        grownTo = loop.iterations();
+      }
+      return new Figures(marks);
+    }
+  }
+
+  private static void print(Mark mark, double rate) {
+    System.out.printf(
+        Locale.ROOT,
+        "longrun at %,d step completions (journal seq %,d; grew at %.0f/s): hot journal rows %,d,"
+            + " archived %,d, newest checkpoint at seq %,d%n"
+            + "  hand-off: claim to first step %s (target p99 < 200 ms); release to first step %s%n"
+            + "  kill -9:  claim to first step %s (target p99 < 200 ms); death to first step %s%n",
+        mark.completions(),
+        mark.latestSeq(),
+        rate,
+        mark.hotRows(),
+        mark.archivedRows(),
+        mark.checkpointSeq(),
+        mark.handoffClaimToStep(),
+        mark.handoffTotal(),
+        mark.killClaimToStep(),
+        mark.killTotal());
+  }
+
+  /** Starts the nodes: each with a new id, so each adopter's first step is its own. */
+  private static final class Nodes {
+    private final BenchCluster cluster;
+    private final Loop loop;
+    private final Duration ttl;
+    private final int checkpointEntries;
+    private int started;
+
+    Nodes(BenchCluster cluster, Loop loop, Duration ttl, int checkpointEntries) {
+      this.cluster = cluster;
+      this.loop = loop;
+      this.ttl = ttl;
+      this.checkpointEntries = checkpointEntries;
+    }
+
+    BenchCluster.Node next() throws Exception {
+      String nodeId = "bench-long-" + started++;
+      return cluster.start(
+          nodeId,
+          ttl,
+          List.of(loop.on(nodeId)),
+          c -> c.withCheckpoints(checkpointEntries, c.checkpointBytes()),
+          RecoveryConfig.defaults());
+    }
+  }
+
+  private static void awaitIterations(Loop loop, long target) throws InterruptedException {
+    long lastSeen = loop.iterations();
+    long progressAt = System.nanoTime();
+    while (loop.iterations() < target) {
+      long now = loop.iterations();
+      if (now != lastSeen) {
+        lastSeen = now;
+        progressAt = System.nanoTime();
+      } else if (System.nanoTime() - progressAt > TimeUnit.MINUTES.toNanos(1)) {
+        throw new IllegalStateException("the run stopped at " + now + " iterations");
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static long awaitFirstStep(Loop loop, String nodeId, Duration limit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!loop.firstStep.containsKey(nodeId)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(nodeId + " never ran the run after " + limit);
+      }
+      Thread.sleep(1);
+    }
+    return loop.firstStep.get(nodeId);
+  }
+
+  /** The run's journal: latest seq, rows in the hot table and the archive, the checkpoint's seq. */
+  record Rows(long latestSeq, long hot, long archived, long checkpointSeq) {}
+
+  static Rows rows(BenchCluster cluster, UUID root) throws Exception {
+    try (Connection connection = cluster.database.connect();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT (SELECT latest_seq FROM runs WHERE id = ?),"
+                    + " (SELECT count(*) FROM journal WHERE root_run_id = ?),"
+                    + " (SELECT count(*) FROM journal_archive WHERE root_run_id = ?),"
+                    + " (SELECT coalesce(max(seq), 0) FROM journal_checkpoints"
+                    + " WHERE root_run_id = ?)")) {
+      for (int i = 1; i <= 4; i++) {
+        statement.setObject(i, root);
+      }
+      try (ResultSet result = statement.executeQuery()) {
+        result.next();
+        return new Rows(result.getLong(1), result.getLong(2), result.getLong(3), result.getLong(4));
+      }
+    }
+  }
+}
