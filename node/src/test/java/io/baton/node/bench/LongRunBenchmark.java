@@ -242,7 +242,7 @@ final class LongRunBenchmark {
         Locale.ROOT,
         "longrun at %,d step completions (journal seq %,d; grew at %.0f/s): hot journal rows %,d,"
             + " archived %,d, newest checkpoint at seq %,d%n"
-            + "  hand-off: claim to first step %s (target p99 < 200 ms); release to first step %s%n"
+            + "  hand-off: claim to first step %s (target p99 < 200 ms); drain to first step %s%n"
             + "  kill -9:  claim to first step %s (target p99 < 200 ms); death to first step %s%n",
         mark.completions(),
         mark.latestSeq(),

@@ -118,7 +118,7 @@ public final class NodeBenchmarks {
     if (which.equals("retention")) {
       RetentionBenchmark.run(
           Integer.getInteger("baton.bench.retentionRuns", 2_000),
-          Integer.getInteger("baton.bench.retentionSteps", 500),
+          Integer.getInteger("baton.bench.retentionSteps", 200),
           Integer.getInteger("baton.bench.retentionWindow", 100),
           Duration.ofSeconds(Integer.getInteger("baton.bench.retentionSeconds", 5)),
           Duration.ofSeconds(5),
