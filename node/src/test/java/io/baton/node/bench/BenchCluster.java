@@ -3,6 +3,8 @@ package io.baton.node.bench;
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.Capability;
 import io.baton.capability.CapabilityRegistry;
+import io.baton.capability.Invocation;
+import io.baton.capability.StepOutcome;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
 import io.baton.cluster.RebalanceConfig;
@@ -25,6 +27,10 @@ import io.baton.time.SystemScheduler;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +38,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -177,6 +185,40 @@ final class BenchCluster implements AutoCloseable {
     closing.clear();
     database.close();
     etcd.close();
+  }
+
+  /** The first row of a query on the benchmark's database, every column a number. */
+  long[] row(String sql, Object... params) throws SQLException {
+    try (Connection connection = database.connect();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        statement.setObject(i + 1, params[i]);
+      }
+      try (ResultSet result = statement.executeQuery()) {
+        result.next();
+        long[] row = new long[result.getMetaData().getColumnCount()];
+        for (int i = 0; i < row.length; i++) {
+          row[i] = result.getLong(i + 1);
+        }
+        return row;
+      }
+    }
+  }
+
+  /** A capability called {@code name} that answers each invocation with {@code invoke}. */
+  static Capability capability(
+      String name, Function<Invocation, CompletionStage<StepOutcome>> invoke) {
+    return new Capability() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public CompletionStage<StepOutcome> invoke(Invocation invocation) {
+        return invoke.apply(invocation);
+      }
+    };
   }
 
   private static void closeQuietly(AutoCloseable resource) {

@@ -1,7 +1,6 @@
 package io.baton.node.bench;
 
 import io.baton.capability.Capability;
-import io.baton.capability.Invocation;
 import io.baton.capability.StepOutcome;
 import io.baton.engine.EngineIo;
 import io.baton.journal.AppendRequest;
@@ -12,9 +11,6 @@ import io.baton.lease.AcquireResult;
 import io.baton.node.bench.RebalanceBenchmark.Latencies;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.retention.HousekeepingConfig;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,15 +37,16 @@ import java.util.function.Supplier;
 final class LongRunBenchmark {
   static final String FLOW_NAME = "longrun";
 
+  /** Untimed hand-overs of each kind before the first mark, to warm the JVM up. */
+  private static final int WARM_UP = 4;
+
   private LongRunBenchmark() {}
 
   /** What one mark measured. */
   record Mark(
       long completions,
-      long latestSeq,
-      long hotRows,
-      long archivedRows,
-      long checkpointSeq,
+      Rows atMark,
+      Rows afterTrials,
       Latencies handoffClaimToStep,
       Latencies handoffTotal,
       Latencies killClaimToStep,
@@ -67,20 +63,14 @@ final class LongRunBenchmark {
     private final Map<String, Long> firstStep = new ConcurrentHashMap<>();
 
     Capability on(String nodeId) {
-      return new Capability() {
-        @Override
-        public String name() {
-          return "tick";
-        }
-
-        @Override
-        public CompletionStage<StepOutcome> invoke(Invocation invocation) {
-          firstStep.putIfAbsent(nodeId, System.nanoTime());
-          iterations.incrementAndGet();
-          return CompletableFuture.completedFuture(
-              StepOutcome.completed(JournalCodec.mapper().createObjectNode().put("done", false)));
-        }
-      };
+      return BenchCluster.capability(
+          "tick",
+          invocation -> {
+            firstStep.putIfAbsent(nodeId, System.nanoTime());
+            iterations.incrementAndGet();
+            return CompletableFuture.completedFuture(
+                StepOutcome.completed(JournalCodec.mapper().createObjectNode().put("done", false)));
+          });
     }
 
     long iterations() {
@@ -189,41 +179,35 @@ final class LongRunBenchmark {
           trials,
           trials,
           ttl.toMillis());
+      Handovers handovers = new Handovers(cluster, nodes, loop, acquires, owner, standby);
+      // a cold JVM's first hand-overs are slower; they say nothing about the run's length
+      for (int i = 0; i < WARM_UP; i++) {
+        handovers.next(i % 2 == 1);
+      }
       long grownFrom = System.nanoTime();
       long grownTo = loop.iterations();
       for (long target :
           new long[] {Math.max(1, entries / 100), Math.max(1, entries / 10), entries}) {
         awaitIterations(loop, target);
-        double rate = (loop.iterations() - grownTo) / ((System.nanoTime() - grownFrom) / 1e9);
+        long reached = loop.iterations();
+        double rate = (reached - grownTo) / ((System.nanoTime() - grownFrom) / 1e9);
+        Rows atMark = rows(cluster, run);
         List<Long> handoffClaim = new ArrayList<>();
         List<Long> handoffTotal = new ArrayList<>();
         List<Long> killClaim = new ArrayList<>();
         List<Long> killTotal = new ArrayList<>();
         for (int i = 0; i < 2 * trials; i++) {
           boolean kill = i % 2 == 1;
-          long departed = System.nanoTime();
-          if (kill) {
-            owner.kill();
-          } else {
-            owner.node().drain().get(2, TimeUnit.MINUTES);
-          }
-          String adopter = standby.node().engine().nodeId();
-          long firstStep = awaitFirstStep(loop, adopter, Duration.ofMinutes(2));
-          long claimed = acquires.acquired.getOrDefault(adopter, firstStep);
-          (kill ? killClaim : handoffClaim).add(firstStep - claimed);
-          (kill ? killTotal : handoffTotal).add(firstStep - departed);
-          cluster.retire(owner);
-          owner = standby;
-          standby = nodes.next();
+          long[] took = handovers.next(kill);
+          (kill ? killClaim : handoffClaim).add(took[0]);
+          (kill ? killTotal : handoffTotal).add(took[1]);
         }
-        Rows rows = rows(cluster, run);
+        Rows afterTrials = rows(cluster, run);
         Mark mark =
             new Mark(
-                loop.iterations(),
-                rows.latestSeq(),
-                rows.hot(),
-                rows.archived(),
-                rows.checkpointSeq(),
+                reached,
+                atMark,
+                afterTrials,
                 Latencies.of(handoffClaim),
                 Latencies.of(handoffTotal),
                 Latencies.of(killClaim),
@@ -240,20 +224,73 @@ final class LongRunBenchmark {
   private static void print(Mark mark, double rate) {
     System.out.printf(
         Locale.ROOT,
-        "longrun at %,d step completions (journal seq %,d; grew at %.0f/s): hot journal rows %,d,"
-            + " archived %,d, newest checkpoint at seq %,d%n"
+        "longrun at %,d step completions (grew at %.0f/s): journal seq %,d, hot journal rows %,d,"
+            + " archived %,d, newest checkpoint at seq %,d; after the trials: seq %,d, hot %,d,"
+            + " archived %,d, checkpoint at %,d%n"
             + "  hand-off: claim to first step %s (target p99 < 200 ms); drain to first step %s%n"
             + "  kill -9:  claim to first step %s (target p99 < 200 ms); death to first step %s%n",
         mark.completions(),
-        mark.latestSeq(),
         rate,
-        mark.hotRows(),
-        mark.archivedRows(),
-        mark.checkpointSeq(),
+        mark.atMark().latestSeq(),
+        mark.atMark().hot(),
+        mark.atMark().archived(),
+        mark.atMark().checkpointSeq(),
+        mark.afterTrials().latestSeq(),
+        mark.afterTrials().hot(),
+        mark.afterTrials().archived(),
+        mark.afterTrials().checkpointSeq(),
         mark.handoffClaimToStep(),
         mark.handoffTotal(),
         mark.killClaimToStep(),
         mark.killTotal());
+  }
+
+  /**
+   * The run going from node to node: the owner departs (drained, as on SIGTERM, or killed), the
+   * standby adopts the run, a fresh node becomes the standby.
+   */
+  private static final class Handovers {
+    private final BenchCluster cluster;
+    private final Nodes nodes;
+    private final Loop loop;
+    private final Acquires acquires;
+    private BenchCluster.Node owner;
+    private BenchCluster.Node standby;
+
+    Handovers(
+        BenchCluster cluster,
+        Nodes nodes,
+        Loop loop,
+        Acquires acquires,
+        BenchCluster.Node owner,
+        BenchCluster.Node standby) {
+      this.cluster = cluster;
+      this.nodes = nodes;
+      this.loop = loop;
+      this.acquires = acquires;
+      this.owner = owner;
+      this.standby = standby;
+    }
+
+    /** One hand-over; returns nanoseconds from the claim and from the departure to the step. */
+    long[] next(boolean kill) throws Exception {
+      long departed = System.nanoTime();
+      if (kill) {
+        owner.kill();
+      } else {
+        owner.node().drain().get(2, TimeUnit.MINUTES);
+      }
+      String adopter = standby.node().engine().nodeId();
+      long firstStep = awaitFirstStep(loop, adopter, Duration.ofMinutes(2));
+      Long claimed = acquires.acquired.get(adopter);
+      if (claimed == null) {
+        throw new IllegalStateException(adopter + " ran the run without acquiring its lease");
+      }
+      cluster.retire(owner);
+      owner = standby;
+      standby = nodes.next();
+      return new long[] {firstStep - claimed, firstStep - departed};
+    }
   }
 
   /** Starts the nodes: each with a new id, so each adopter's first step is its own. */
@@ -313,21 +350,16 @@ final class LongRunBenchmark {
   record Rows(long latestSeq, long hot, long archived, long checkpointSeq) {}
 
   static Rows rows(BenchCluster cluster, UUID root) throws Exception {
-    try (Connection connection = cluster.database.connect();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT (SELECT latest_seq FROM runs WHERE id = ?),"
-                    + " (SELECT count(*) FROM journal WHERE root_run_id = ?),"
-                    + " (SELECT count(*) FROM journal_archive WHERE root_run_id = ?),"
-                    + " (SELECT coalesce(max(seq), 0) FROM journal_checkpoints"
-                    + " WHERE root_run_id = ?)")) {
-      for (int i = 1; i <= 4; i++) {
-        statement.setObject(i, root);
-      }
-      try (ResultSet result = statement.executeQuery()) {
-        result.next();
-        return new Rows(result.getLong(1), result.getLong(2), result.getLong(3), result.getLong(4));
-      }
-    }
+    long[] row =
+        cluster.row(
+            "SELECT (SELECT latest_seq FROM runs WHERE id = ?),"
+                + " (SELECT count(*) FROM journal WHERE root_run_id = ?),"
+                + " (SELECT count(*) FROM journal_archive WHERE root_run_id = ?),"
+                + " (SELECT coalesce(max(seq), 0) FROM journal_checkpoints WHERE root_run_id = ?)",
+            root,
+            root,
+            root,
+            root);
+    return new Rows(row[0], row[1], row[2], row[3]);
   }
 }

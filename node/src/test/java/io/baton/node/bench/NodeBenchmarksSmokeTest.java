@@ -87,11 +87,11 @@ class NodeBenchmarksSmokeTest {
               assertThat(mark.handoffClaimToStep().samples()).isEqualTo(2);
               assertThat(mark.killClaimToStep().samples()).isEqualTo(2);
             });
-    LongRunBenchmark.Mark last = figures.marks().get(2);
-    assertThat(last.completions()).isGreaterThanOrEqualTo(2_000);
+    LongRunBenchmark.Rows last = figures.marks().get(2).atMark();
+    assertThat(figures.marks().get(2).completions()).isGreaterThanOrEqualTo(2_000);
     assertThat(last.checkpointSeq()).as("checkpoints were written").isPositive();
-    assertThat(last.archivedRows()).as("the archiver moved covered entries").isPositive();
-    assertThat(last.hotRows() + last.archivedRows())
+    assertThat(last.archived()).as("the archiver moved covered entries").isPositive();
+    assertThat(last.hot() + last.archived())
         .as("every entry is in exactly one table")
         .isEqualTo(last.latestSeq());
   }

@@ -5,9 +5,6 @@ import io.baton.journal.JournalCodec;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.retention.HousekeepingConfig;
 import io.baton.retention.RetentionSweeper;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * A database that stays small (issue 15): {@code runs} runs of {@code steps} step completions each
@@ -185,29 +183,16 @@ final class RetentionBenchmark {
 
   private static Sample sample(BenchCluster cluster, long started, AtomicLong finished)
       throws Exception {
-    StringBuilder bytes = new StringBuilder();
-    for (String table : TABLES) {
-      bytes
-          .append(bytes.length() == 0 ? "" : " + ")
-          .append("pg_total_relation_size('")
-          .append(table)
-          .append("')");
-    }
-    try (Connection connection = cluster.database.connect();
-        Statement statement = connection.createStatement();
-        ResultSet result =
-            statement.executeQuery(
-                "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM journal),"
-                    + " (SELECT count(*) FROM journal_archive), "
-                    + bytes)) {
-      result.next();
-      return new Sample(
-          (System.nanoTime() - started) / 1e9,
-          finished.get(),
-          result.getLong(1),
-          result.getLong(2),
-          result.getLong(3),
-          result.getLong(4));
-    }
+    String bytes =
+        TABLES.stream()
+            .map(table -> "pg_total_relation_size('" + table + "')")
+            .collect(Collectors.joining(" + "));
+    long[] row =
+        cluster.row(
+            "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM journal),"
+                + " (SELECT count(*) FROM journal_archive), "
+                + bytes);
+    return new Sample(
+        (System.nanoTime() - started) / 1e9, finished.get(), row[0], row[1], row[2], row[3]);
   }
 }
