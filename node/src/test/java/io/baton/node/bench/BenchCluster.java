@@ -31,6 +31,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -202,6 +203,14 @@ final class BenchCluster implements AutoCloseable {
         }
         return row;
       }
+    }
+  }
+
+  /** Runs a statement on the benchmark's database, outside a transaction. */
+  void execute(String sql) throws SQLException {
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
     }
   }
 

@@ -117,11 +117,12 @@ public final class NodeBenchmarks {
     }
     if (which.equals("retention")) {
       RetentionBenchmark.run(
-          Integer.getInteger("baton.bench.retentionRuns", 2_000),
+          Integer.getInteger("baton.bench.retentionRuns", 10_000),
           Integer.getInteger("baton.bench.retentionSteps", 200),
           Integer.getInteger("baton.bench.retentionWindow", 100),
           Duration.ofSeconds(Integer.getInteger("baton.bench.retentionSeconds", 5)),
           Duration.ofSeconds(5),
+          Duration.ofSeconds(Integer.getInteger("baton.bench.vacuumSeconds", 30)),
           new HousekeepingConfig(
               HousekeepingConfig.DEFAULT_ARCHIVE_BATCH_SIZE,
               HousekeepingConfig.DEFAULT_ARCHIVE_PAUSE,

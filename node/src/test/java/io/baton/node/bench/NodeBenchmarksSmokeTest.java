@@ -100,7 +100,13 @@ class NodeBenchmarksSmokeTest {
   void the_retention_benchmark_sees_every_finished_run_deleted() throws Exception {
     RetentionBenchmark.Figures figures =
         RetentionBenchmark.run(
-            60, 20, 10, Duration.ofMillis(500), Duration.ofMillis(200), QUICK_HOUSEKEEPING);
+            60,
+            20,
+            10,
+            Duration.ofMillis(500),
+            Duration.ofMillis(200),
+            Duration.ofSeconds(1),
+            QUICK_HOUSEKEEPING);
     assertThat(figures.deleted()).isEqualTo(60);
     assertThat(figures.last().runRows()).isZero();
     assertThat(figures.last().journalRows()).isZero();
