@@ -31,24 +31,27 @@ final class RetentionBenchmark {
 
   private RetentionBenchmark() {}
 
-  /** One sample: seconds since the start, runs finished, live rows and bytes on disk. */
+  /** One sample: seconds since the start, runs finished, live and dead rows, bytes on disk. */
   record Sample(
       double seconds,
       long finished,
       long runRows,
       long journalRows,
       long archivedRows,
+      long deadRows,
       long bytes) {
     @Override
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%6.1f s  finished %,7d  runs rows %,7d  journal rows %,9d  archived %,9d  %,7d KiB",
+          "%6.1f s  finished %,7d  runs rows %,7d  journal rows %,9d  archived %,9d  dead %,9d"
+              + "  %,7d KiB",
           seconds,
           finished,
           runRows,
           journalRows,
           archivedRows,
+          deadRows,
           bytes >> 10);
     }
   }
