@@ -43,14 +43,54 @@ final class LongRunBenchmark {
   private LongRunBenchmark() {}
 
   /** What one mark measured. */
-  record Mark(
-      long completions,
-      Rows atMark,
-      Rows afterTrials,
-      Latencies handoffClaimToStep,
-      Latencies handoffTotal,
-      Latencies killClaimToStep,
-      Latencies killTotal) {}
+  record Mark(long completions, Rows atMark, Rows afterTrials, Trials handoff, Trials kill) {}
+
+  /**
+   * One kind of hand-over at one mark: claim to first step, the lease acquire it starts with, and
+   * departure to first step.
+   */
+  record Trials(Latencies claimToStep, Latencies acquire, Latencies load, Latencies total) {
+    @Override
+    public String toString() {
+      return "claim to first step "
+          + claimToStep
+          + " (target p99 < 200 ms); of it the lease acquire "
+          + acquire
+          + " and the load (checkpoint + entries after it) "
+          + load
+          + "; departure to first step "
+          + total;
+    }
+  }
+
+  /** Collects the trials of one kind. */
+  private static final class TrialTimes {
+    private final List<Long> claimToStep = new ArrayList<>();
+    private final List<Long> acquire = new ArrayList<>();
+    private final List<Long> load = new ArrayList<>();
+    private final List<Long> total = new ArrayList<>();
+
+    void add(Handover handover) {
+      claimToStep.add(handover.firstStep() - handover.claimed());
+      acquire.add(handover.acquired() - handover.claimed());
+      load.add(handover.load());
+      total.add(handover.firstStep() - handover.departed());
+    }
+
+    Trials figures() {
+      return new Trials(
+          Latencies.of(claimToStep),
+          Latencies.of(acquire),
+          Latencies.of(load),
+          Latencies.of(total));
+    }
+  }
+
+  /**
+   * When (nanoTime) one hand-over's owner departed, the claim asked for and got the lease, and the
+   * first step ran; how long the claim's load took.
+   */
+  record Handover(long departed, long claimed, long acquired, long firstStep, long load) {}
 
   record Figures(List<Mark> marks) {}
 
@@ -78,9 +118,13 @@ final class LongRunBenchmark {
     }
   }
 
-  /** When each node's engine acquired the lease of a run for a claim (the claim's start). */
+  /**
+   * When each node's engine asked for the lease of a run it then got (the claim's start), and when
+   * it got it.
+   */
   static final class Acquires {
-    private final Map<String, Long> acquired = new ConcurrentHashMap<>();
+    private final Map<String, long[]> acquired = new ConcurrentHashMap<>();
+    private final Map<String, Long> loads = new ConcurrentHashMap<>();
 
     EngineIo observe(String nodeId, EngineIo io) {
       return new EngineIo() {
@@ -102,7 +146,7 @@ final class LongRunBenchmark {
                   results -> {
                     if (results.values().stream()
                         .anyMatch(r -> r instanceof AcquireResult.Acquired)) {
-                      acquired.putIfAbsent(nodeId, asked);
+                      acquired.putIfAbsent(nodeId, new long[] {asked, System.nanoTime()});
                     }
                     return results;
                   });
@@ -120,7 +164,18 @@ final class LongRunBenchmark {
 
         @Override
         public <T> CompletableFuture<T> call(String what, Supplier<T> work) {
-          return io.call(what, work);
+          if (!what.startsWith("load") || !acquired.containsKey(nodeId)) {
+            return io.call(what, work);
+          }
+          // the claim's replay: the checkpoint and the hot entries after it
+          return io.call(
+              what,
+              () -> {
+                long started = System.nanoTime();
+                T loaded = work.get();
+                loads.putIfAbsent(nodeId, System.nanoTime() - started);
+                return loaded;
+              });
         }
 
         @Override
@@ -192,26 +247,14 @@ final class LongRunBenchmark {
         long reached = loop.iterations();
         double rate = (reached - grownTo) / ((System.nanoTime() - grownFrom) / 1e9);
         Rows atMark = rows(cluster, run);
-        List<Long> handoffClaim = new ArrayList<>();
-        List<Long> handoffTotal = new ArrayList<>();
-        List<Long> killClaim = new ArrayList<>();
-        List<Long> killTotal = new ArrayList<>();
+        TrialTimes handoffs = new TrialTimes();
+        TrialTimes kills = new TrialTimes();
         for (int i = 0; i < 2 * trials; i++) {
           boolean kill = i % 2 == 1;
-          long[] took = handovers.next(kill);
-          (kill ? killClaim : handoffClaim).add(took[0]);
-          (kill ? killTotal : handoffTotal).add(took[1]);
+          (kill ? kills : handoffs).add(handovers.next(kill));
         }
         Rows afterTrials = rows(cluster, run);
-        Mark mark =
-            new Mark(
-                reached,
-                atMark,
-                afterTrials,
-                Latencies.of(handoffClaim),
-                Latencies.of(handoffTotal),
-                Latencies.of(killClaim),
-                Latencies.of(killTotal));
+        Mark mark = new Mark(reached, atMark, afterTrials, handoffs.figures(), kills.figures());
         marks.add(mark);
         print(mark, rate);
         grownFrom = System.nanoTime();
@@ -227,8 +270,8 @@ final class LongRunBenchmark {
         "longrun at %,d step completions (grew at %.0f/s): journal seq %,d, hot journal rows %,d,"
             + " archived %,d, newest checkpoint at seq %,d; after the trials: seq %,d, hot %,d,"
             + " archived %,d, checkpoint at %,d%n"
-            + "  hand-off: claim to first step %s (target p99 < 200 ms); drain to first step %s%n"
-            + "  kill -9:  claim to first step %s (target p99 < 200 ms); death to first step %s%n",
+            + "  hand-off (drain): %s%n"
+            + "  kill -9:          %s%n",
         mark.completions(),
         rate,
         mark.atMark().latestSeq(),
@@ -239,10 +282,8 @@ final class LongRunBenchmark {
         mark.afterTrials().hot(),
         mark.afterTrials().archived(),
         mark.afterTrials().checkpointSeq(),
-        mark.handoffClaimToStep(),
-        mark.handoffTotal(),
-        mark.killClaimToStep(),
-        mark.killTotal());
+        mark.handoff(),
+        mark.kill());
   }
 
   /**
@@ -272,8 +313,8 @@ final class LongRunBenchmark {
       this.standby = standby;
     }
 
-    /** One hand-over; returns nanoseconds from the claim and from the departure to the step. */
-    long[] next(boolean kill) throws Exception {
+    /** One hand-over, timed. */
+    Handover next(boolean kill) throws Exception {
       long departed = System.nanoTime();
       if (kill) {
         owner.kill();
@@ -282,14 +323,15 @@ final class LongRunBenchmark {
       }
       String adopter = standby.node().engine().nodeId();
       long firstStep = awaitFirstStep(loop, adopter, Duration.ofMinutes(2));
-      Long claimed = acquires.acquired.get(adopter);
+      long[] claimed = acquires.acquired.get(adopter);
       if (claimed == null) {
         throw new IllegalStateException(adopter + " ran the run without acquiring its lease");
       }
       cluster.retire(owner);
       owner = standby;
       standby = nodes.next();
-      return new long[] {firstStep - claimed, firstStep - departed};
+      return new Handover(
+          departed, claimed[0], claimed[1], firstStep, acquires.loads.getOrDefault(adopter, 0L));
     }
   }
 

@@ -84,8 +84,8 @@ class NodeBenchmarksSmokeTest {
     assertThat(figures.marks())
         .allSatisfy(
             mark -> {
-              assertThat(mark.handoffClaimToStep().samples()).isEqualTo(2);
-              assertThat(mark.killClaimToStep().samples()).isEqualTo(2);
+              assertThat(mark.handoff().claimToStep().samples()).isEqualTo(2);
+              assertThat(mark.kill().claimToStep().samples()).isEqualTo(2);
             });
     LongRunBenchmark.Rows last = figures.marks().get(2).atMark();
     assertThat(figures.marks().get(2).completions()).isGreaterThanOrEqualTo(2_000);
