@@ -40,6 +40,9 @@ final class LongRunBenchmark {
   /** Untimed hand-overs of each kind before the first mark, to warm the JVM up. */
   private static final int WARM_UP = 4;
 
+  /** How long a new standby is up before the owner departs. */
+  private static final Duration SETTLE = Duration.ofSeconds(1);
+
   private LongRunBenchmark() {}
 
   /** What one mark measured. */
@@ -315,6 +318,9 @@ final class LongRunBenchmark {
 
     /** One hand-over, timed. */
     Handover next(boolean kill) throws Exception {
+      // the standby started moments ago and may still be opening its pool's connections; in a
+      // cluster the adopter has been up for a while
+      Thread.sleep(SETTLE.toMillis());
       long departed = System.nanoTime();
       if (kill) {
         owner.kill();
