@@ -217,7 +217,9 @@ final class LongRunBenchmark {
       Nodes nodes = new Nodes(cluster, loop, ttl, checkpointEntries);
       BenchCluster.Node owner = nodes.next();
       BenchCluster.Node standby = nodes.next();
-      owner.node().orchestrator().applyFlow(flow(entries * 2), "longrun.yaml");
+      // the run goes on growing during each mark's trials (at an idle machine's pace, tens of
+      // thousands of iterations), so its bound is no multiple of the target: it must never end
+      owner.node().orchestrator().applyFlow(flow(Integer.MAX_VALUE), "longrun.yaml");
       UUID run =
           owner
               .node()
