@@ -7,6 +7,14 @@
 #   deploy/bench.sh rebalance  3 -> 6 nodes with 30,000 long-running runs, then a node joining and
 #                             leaving every 10 s (-Dbaton.bench.rebalanceRuns -Dbaton.bench.stepSeconds
 #                             -Dbaton.bench.churnCycles; give it -Dbench.heap=4g)
+#   deploy/bench.sh longrun   one run (a repeat of a noop) to -Dbaton.bench.longrunEntries=1000000 step
+#                             completions; at 1 %, 10 % and 100 % of it -Dbaton.bench.trials=20 hand-offs
+#                             and as many kill -9: claim-to-first-step, hot and archived journal rows
+#                             (-Dbaton.bench.checkpointEntries=1000)
+#   deploy/bench.sh retention -Dbaton.bench.retentionRuns=10000 runs of -Dbaton.bench.retentionSteps=200
+#                             steps, -Dbaton.bench.retentionWindow=100 at a time, under a flow retention of
+#                             -Dbaton.bench.retentionSeconds=5: table sizes sampled until every run is deleted
+#                             (where the server has autovacuum off, VACUUM every -Dbaton.bench.vacuumSeconds=30)
 #   deploy/bench.sh rollout   the rolling restart under load on real processes (RollingRestartIT,
 #                             long version: -Dbaton.rollout.steadySeconds=30
 #                             -Dbaton.rollout.runsPerSecond=20 by default)

@@ -3,11 +3,14 @@ package io.baton.node.bench;
 import com.codahale.metrics.MetricRegistry;
 import io.baton.capability.Capability;
 import io.baton.capability.CapabilityRegistry;
+import io.baton.capability.Invocation;
+import io.baton.capability.StepOutcome;
 import io.baton.capability.builtin.BuiltInCapabilities;
 import io.baton.cluster.OrchestratorNode;
 import io.baton.cluster.RebalanceConfig;
 import io.baton.engine.BatchingEngineIo;
 import io.baton.engine.EngineConfig;
+import io.baton.engine.EngineIo;
 import io.baton.engine.EngineMetrics;
 import io.baton.flow.FlowParser;
 import io.baton.journal.GroupCommitter;
@@ -16,6 +19,7 @@ import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.lease.etcd.EtcdTestCluster;
 import io.baton.node.TcpNodeProbe;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.retention.HousekeepingConfig;
 import io.baton.store.Stores;
 import io.baton.store.postgres.PostgresStores;
 import io.baton.store.postgres.testkit.TestDatabase;
@@ -23,11 +27,21 @@ import io.baton.time.SystemScheduler;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -39,7 +53,25 @@ final class BenchCluster implements AutoCloseable {
   final EtcdTestCluster etcd = EtcdTestCluster.start(1);
   final TestDatabase database = TestDatabase.create("bench");
   private final String cluster = "bench-" + System.nanoTime();
-  private final List<AutoCloseable> closing = new ArrayList<>();
+  private final Map<OrchestratorNode, AutoCloseable> closing = new LinkedHashMap<>();
+  private final HousekeepingConfig housekeeping;
+  private final IoDecorator io;
+
+  /** Wraps a node's I/O, to observe the calls its engine makes (which claims took a lease). */
+  @FunctionalInterface
+  interface IoDecorator {
+    EngineIo decorate(String nodeId, EngineIo io);
+  }
+
+  /** Nodes with the default archive and retention settings and their I/O as a node has it. */
+  BenchCluster() {
+    this(HousekeepingConfig.DEFAULTS, (nodeId, io) -> io);
+  }
+
+  BenchCluster(HousekeepingConfig housekeeping, IoDecorator io) {
+    this.housekeeping = housekeeping;
+    this.io = io;
+  }
 
   /**
    * A node, and a socket standing for its API port: the others' failure detectors probe it, so
@@ -101,6 +133,7 @@ final class BenchCluster implements AutoCloseable {
             .config(engine.apply(EngineConfig.defaults(nodeId)))
             .recovery(recovery)
             .rebalance(rebalance)
+            .housekeeping(housekeeping)
             .scheduler(scheduler)
             .stores(stores)
             .leases(leases)
@@ -114,13 +147,15 @@ final class BenchCluster implements AutoCloseable {
                   GroupCommitter committer =
                       new GroupCommitter(journal, 256, Duration.ZERO, 2, nodeId + "-committer");
                   new EngineMetrics(metrics).observe(committer);
-                  return new BatchingEngineIo(
-                      committer, lease, Integer.getInteger("baton.bench.ioThreads", 4));
+                  return io.decorate(
+                      nodeId,
+                      new BatchingEngineIo(
+                          committer, lease, Integer.getInteger("baton.bench.ioThreads", 4)));
                 })
             .build();
     node.start().get(5, TimeUnit.MINUTES);
-    closing.add(
-        0,
+    closing.put(
+        node,
         () -> {
           node.halt().get(30, TimeUnit.SECONDS);
           node.close();
@@ -131,16 +166,75 @@ final class BenchCluster implements AutoCloseable {
     return new Node(node, metrics, stores, api);
   }
 
+  /**
+   * Stops a node for good (halted if it still runs) and closes its pool, etcd client and threads
+   * now, not when the cluster closes: a benchmark that replaces nodes again and again would hold a
+   * pool of connections for each otherwise.
+   */
+  void retire(Node retired) {
+    AutoCloseable resources = closing.remove(retired.node());
+    if (resources != null) {
+      closeQuietly(resources);
+    }
+  }
+
   @Override
   public void close() throws Exception {
-    for (AutoCloseable resource : closing) {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        System.err.println("closing: " + e);
-      }
-    }
+    List<AutoCloseable> newestFirst = new ArrayList<>(closing.values());
+    Collections.reverse(newestFirst);
+    newestFirst.forEach(BenchCluster::closeQuietly);
+    closing.clear();
     database.close();
     etcd.close();
+  }
+
+  /** The first row of a query on the benchmark's database, every column a number. */
+  long[] row(String sql, Object... params) throws SQLException {
+    try (Connection connection = database.connect();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        statement.setObject(i + 1, params[i]);
+      }
+      try (ResultSet result = statement.executeQuery()) {
+        result.next();
+        long[] row = new long[result.getMetaData().getColumnCount()];
+        for (int i = 0; i < row.length; i++) {
+          row[i] = result.getLong(i + 1);
+        }
+        return row;
+      }
+    }
+  }
+
+  /** Runs a statement on the benchmark's database, outside a transaction. */
+  void execute(String sql) throws SQLException {
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  /** A capability called {@code name} that answers each invocation with {@code invoke}. */
+  static Capability capability(
+      String name, Function<Invocation, CompletionStage<StepOutcome>> invoke) {
+    return new Capability() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public CompletionStage<StepOutcome> invoke(Invocation invocation) {
+        return invoke.apply(invocation);
+      }
+    };
+  }
+
+  private static void closeQuietly(AutoCloseable resource) {
+    try {
+      resource.close();
+    } catch (Exception e) {
+      System.err.println("closing: " + e);
+    }
   }
 }

@@ -8,6 +8,7 @@ import io.baton.lease.etcd.EtcdLeaseConfig;
 import io.baton.lease.etcd.EtcdLeaseManager;
 import io.baton.node.testing.HoldCapability;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.retention.HousekeepingConfig;
 import io.baton.store.Stores;
 import io.baton.store.postgres.PostgresStores;
 import java.lang.management.ManagementFactory;
@@ -28,7 +29,8 @@ import jdk.jfr.Recording;
  * The node-level benchmarks on real PostgreSQL and etcd: engine throughput, startup recovery,
  * memory per active and parked run, SIGTERM hand-off and failover after a crash. Prints figures;
  * asserts nothing about time. Run with {@code deploy/bench.sh
- * [engine|latency|events|recovery|memory|handoff|failover|all]}.
+ * [engine|latency|events|recovery|memory|handoff|failover|all]}; also {@code rebalance}, {@code
+ * longrun} and {@code retention}, which {@code all} leaves out.
  */
 public final class NodeBenchmarks {
   /** A run that stays active: its second step holds until cancelled. */
@@ -104,6 +106,31 @@ public final class NodeBenchmarks {
           Duration.ofSeconds(Integer.getInteger("baton.bench.stepSeconds", 10)),
           Integer.getInteger("baton.bench.churnCycles", 6),
           Duration.ofSeconds(10));
+    }
+    if (which.equals("longrun")) {
+      LongRunBenchmark.run(
+          Long.getLong("baton.bench.longrunEntries", 1_000_000),
+          Integer.getInteger("baton.bench.trials", 20),
+          Duration.ofSeconds(Integer.getInteger("baton.bench.ttlSeconds", 10)),
+          Integer.getInteger("baton.bench.checkpointEntries", 1_000),
+          HousekeepingConfig.DEFAULTS);
+    }
+    if (which.equals("retention")) {
+      RetentionBenchmark.run(
+          Integer.getInteger("baton.bench.retentionRuns", 10_000),
+          Integer.getInteger("baton.bench.retentionSteps", 200),
+          Integer.getInteger("baton.bench.retentionWindow", 100),
+          Duration.ofSeconds(Integer.getInteger("baton.bench.retentionSeconds", 5)),
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(Integer.getInteger("baton.bench.vacuumSeconds", 30)),
+          new HousekeepingConfig(
+              HousekeepingConfig.DEFAULT_ARCHIVE_BATCH_SIZE,
+              HousekeepingConfig.DEFAULT_ARCHIVE_PAUSE,
+              HousekeepingConfig.DEFAULT_ARCHIVE_INTERVAL,
+              HousekeepingConfig.DEFAULT_FINISHED_RUNS,
+              HousekeepingConfig.DEFAULT_RETENTION_BATCH_SIZE,
+              HousekeepingConfig.DEFAULT_RETENTION_PAUSE,
+              Duration.ofSeconds(5)));
     }
     System.exit(0);
   }

@@ -3,6 +3,7 @@ package io.baton.node.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.baton.bench.EngineThroughput;
+import io.baton.retention.HousekeepingConfig;
 import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -71,4 +72,55 @@ class NodeBenchmarksSmokeTest {
     assertThat(figures.doubleCompletions()).isZero();
     assertThat(figures.pause().samples()).isPositive();
   }
+
+  @Test
+  void the_longrun_benchmark_hands_the_run_over_at_every_mark_and_keeps_its_hot_journal_bounded()
+      throws Exception {
+    int checkpointEntries = 50;
+    LongRunBenchmark.Figures figures =
+        LongRunBenchmark.run(
+            2_000, 2, Duration.ofSeconds(4), checkpointEntries, QUICK_HOUSEKEEPING);
+    assertThat(figures.marks()).hasSize(3);
+    assertThat(figures.marks())
+        .allSatisfy(
+            mark -> {
+              assertThat(mark.handoff().claimToStep().samples()).isEqualTo(2);
+              assertThat(mark.kill().claimToStep().samples()).isEqualTo(2);
+            });
+    LongRunBenchmark.Rows last = figures.marks().get(2).atMark();
+    assertThat(figures.marks().get(2).completions()).isGreaterThanOrEqualTo(2_000);
+    assertThat(last.checkpointSeq()).as("checkpoints were written").isPositive();
+    assertThat(last.archived()).as("the archiver moved covered entries").isPositive();
+    assertThat(last.hot() + last.archived())
+        .as("every entry is in exactly one table")
+        .isEqualTo(last.latestSeq());
+  }
+
+  @Test
+  void the_retention_benchmark_sees_every_finished_run_deleted() throws Exception {
+    RetentionBenchmark.Figures figures =
+        RetentionBenchmark.run(
+            60,
+            20,
+            10,
+            Duration.ofMillis(500),
+            Duration.ofMillis(200),
+            Duration.ofSeconds(1),
+            QUICK_HOUSEKEEPING);
+    assertThat(figures.deleted()).isEqualTo(60);
+    assertThat(figures.last().runRows()).isZero();
+    assertThat(figures.last().journalRows()).isZero();
+    assertThat(figures.last().archivedRows()).isZero();
+    assertThat(figures.peakBytes()).isPositive();
+  }
+
+  private static final HousekeepingConfig QUICK_HOUSEKEEPING =
+      new HousekeepingConfig(
+          200,
+          Duration.ofMillis(10),
+          Duration.ofMillis(100),
+          HousekeepingConfig.DEFAULT_FINISHED_RUNS,
+          20,
+          Duration.ofMillis(10),
+          Duration.ofMillis(200));
 }

@@ -7,9 +7,6 @@ import io.baton.cluster.RebalanceConfig;
 import io.baton.cluster.Rebalancer;
 import io.baton.journal.JournalCodec;
 import io.baton.recovery.RecoveryConfig;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -93,17 +90,7 @@ final class RebalanceBenchmark {
     }
 
     Capability on(String nodeId) {
-      return new Capability() {
-        @Override
-        public String name() {
-          return "tick";
-        }
-
-        @Override
-        public CompletionStage<StepOutcome> invoke(Invocation invocation) {
-          return tick(nodeId, invocation);
-        }
-      };
+      return BenchCluster.capability("tick", invocation -> tick(nodeId, invocation));
     }
 
     private CompletionStage<StepOutcome> tick(String nodeId, Invocation invocation) {
@@ -312,15 +299,10 @@ final class RebalanceBenchmark {
   }
 
   private static long doubleCompletions(BenchCluster cluster) throws Exception {
-    try (Connection connection = cluster.database.connect();
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT count(*) FROM (SELECT run_id, event ->> 'step' FROM journal"
-                    + " WHERE event ->> 'type' = 'StepCompleted'"
-                    + " GROUP BY 1, 2 HAVING count(*) > 1) twice")) {
-      rows.next();
-      return rows.getLong(1);
-    }
+    return cluster
+        .row(
+            "SELECT count(*) FROM (SELECT run_id, event ->> 'step' FROM journal"
+                + " WHERE event ->> 'type' = 'StepCompleted'"
+                + " GROUP BY 1, 2 HAVING count(*) > 1) twice")[0];
   }
 }
