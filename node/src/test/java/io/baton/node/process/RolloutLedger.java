@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * every side effect's Idempotency-Key belongs to a submitted run.
  */
 final class RolloutLedger {
+  private static final int SLOWEST_SHOWN = 8;
+
   /** A submitted run: its idempotency key, id, and whether it was sent during the roll. */
   record Submitted(String key, String runId, boolean duringRoll) {}
 
@@ -28,7 +31,8 @@ final class RolloutLedger {
       List<String> notSucceeded,
       List<String> completedTwice,
       Set<String> unknownSideEffects,
-      Map<String, Duration> p99ByPhase) {
+      Map<String, Duration> p99ByPhase,
+      List<String> slowestDuringRoll) {
     boolean clean() {
       return notSucceeded.isEmpty() && completedTwice.isEmpty() && unknownSideEffects.isEmpty();
     }
@@ -57,6 +61,7 @@ final class RolloutLedger {
     List<String> notSucceeded = new ArrayList<>();
     List<String> completedTwice = new ArrayList<>();
     Map<Boolean, List<Duration>> durations = new TreeMap<>();
+    Map<String, Duration> duringRoll = new HashMap<>();
     for (Submitted submitted : byKey.values()) {
       JsonNode run = get(api + "/api/runs/" + submitted.runId());
       if (!run.path("status").asText().equals("SUCCEEDED")) {
@@ -74,6 +79,9 @@ final class RolloutLedger {
               Instant.parse(run.path("createdAt").asText()),
               Instant.parse(run.path("updatedAt").asText()));
       durations.computeIfAbsent(submitted.duringRoll(), k -> new ArrayList<>()).add(took);
+      if (submitted.duringRoll()) {
+        duringRoll.put(submitted.runId(), took);
+      }
     }
     Set<String> runIds = Set.copyOf(runIds());
     Set<String> unknown = new TreeSet<>();
@@ -85,7 +93,41 @@ final class RolloutLedger {
     }
     Map<String, Duration> p99 = new TreeMap<>();
     durations.forEach((during, list) -> p99.put(during ? "during roll" : "steady", p99(list)));
-    return new Verdict(notSucceeded, completedTwice, unknown, p99);
+    List<String> slowest = new ArrayList<>();
+    for (Map.Entry<String, Duration> slow :
+        duringRoll.entrySet().stream()
+            .sorted(Map.Entry.<String, Duration>comparingByValue().reversed())
+            .limit(SLOWEST_SHOWN)
+            .toList()) {
+      slowest.add(slow.getKey() + " " + slow.getValue() + " " + claims(api, slow.getKey()));
+    }
+    return new Verdict(notSucceeded, completedTwice, unknown, p99, slowest);
+  }
+
+  /**
+   * How a run changed hands, from its journal: each claim's reason and node with the time since the
+   * run's creation, to say where a slow run's time went.
+   */
+  private static List<String> claims(String api, String runId) throws Exception {
+    List<String> claims = new ArrayList<>();
+    Instant created = null;
+    for (JsonNode entry : get(api + "/api/runs/" + runId + "/journal").path("entries")) {
+      Instant at = Instant.parse(entry.path("timestamp").asText());
+      JsonNode event = entry.path("event");
+      if (created == null) {
+        created = at;
+      }
+      if (event.path("type").asText().equals("RunClaimed")) {
+        claims.add(
+            event.path("reason").asText()
+                + " by "
+                + event.path("node").asText()
+                + " at +"
+                + Duration.between(created, at).toMillis()
+                + " ms");
+      }
+    }
+    return claims;
   }
 
   private static Duration p99(List<Duration> durations) {
