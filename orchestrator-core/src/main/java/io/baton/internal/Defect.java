@@ -37,7 +37,12 @@ public enum Defect {
    * A signal that finds nothing to answer while the tree's append is unacknowledged is deleted as
    * stale, although the journal its sender read may be ahead of the tree's state.
    */
-  STALE_SIGNALS_WHILE_LAGGING;
+  STALE_SIGNALS_WHILE_LAGGING,
+  /**
+   * A run a draining node stored PENDING waits for a peer's periodic pass, not for the drained
+   * node's departure.
+   */
+  PENDING_WAITS_FOR_PASS;
 
   private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
 

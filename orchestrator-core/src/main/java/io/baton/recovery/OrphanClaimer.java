@@ -15,6 +15,7 @@ import io.baton.lease.OrphanListener;
 import io.baton.lease.Subscription;
 import io.baton.store.RunIndex;
 import io.baton.store.RunRecord;
+import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.util.HashSet;
@@ -160,6 +161,33 @@ public final class OrphanClaimer implements OrphanListener {
                           failure.toString());
                       return null;
                     }));
+    if (handoff && !Defect.PENDING_WAITS_FOR_PASS.isActive()) {
+      scheduler.schedule(stagger(), this::claimPendingNow);
+    }
+  }
+
+  /**
+   * Claims the runs stored PENDING, as a pass would, without waiting for one. A node that is
+   * draining stores what it is sent as PENDING until it leaves, and nothing else tells the others:
+   * its departure is the moment to look.
+   */
+  private void claimPendingNow() {
+    int budget = Math.min(config.maxClaimsPerCheck(), engine.freeCapacityForNewWork());
+    if (budget <= 0 || !running) {
+      return;
+    }
+    Futures.whenComplete(
+        io.call("find pending runs", () -> runIndex.findPendingRoots(budget))
+            .thenCompose(
+                pending ->
+                    claims.claim(
+                        pending.stream().filter(root -> !excluded(root)).toList(),
+                        ClaimReason.PENDING)),
+        (claimed, failure) -> {
+          if (failure != null) {
+            log.warn("could not claim pending runs: {}", failure.toString());
+          }
+        });
   }
 
   private static Map<UUID, String> lostBy(List<UUID> roots, String nodeId) {

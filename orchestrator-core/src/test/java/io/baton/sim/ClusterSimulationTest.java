@@ -117,12 +117,14 @@ class ClusterSimulationTest {
    * for stale while the tree's state lags its journal are left to
    * ApprovalRacingUnacknowledgedWaitTest: the loss needs an approval to reach the owner between an
    * append that committed and its acknowledgement, which no seed of 200 produced; SignalAudit
-   * watches for it in every seed all the same.
+   * watches for it in every seed all the same. A pending run left to the periodic pass after a
+   * drain is slow, not wrong (the pass still claims it), so no oracle can see it: it is left to
+   * PendingDuringDrainTest.
    */
   @ParameterizedTest
   @EnumSource(
       value = Defect.class,
-      names = {"NO_RECOVERY_RESERVE", "STALE_SIGNALS_WHILE_LAGGING"},
+      names = {"NO_RECOVERY_RESERVE", "STALE_SIGNALS_WHILE_LAGGING", "PENDING_WAITS_FOR_PASS"},
       mode = EnumSource.Mode.EXCLUDE)
   void every_deliberate_defect_is_caught_by_some_seed(Defect defect) throws Exception {
     int seeds = Integer.getInteger("baton.sim.defectSeeds", 200);
