@@ -9,11 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import org.awaitility.Awaitility;
@@ -27,12 +25,8 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard as a person uses it, in real headless Chromium (Debian's {@code chromium} and
@@ -43,77 +37,34 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * target/screenshots/}.
  */
 class DashboardBrowserTest extends ApiTestBase {
-  static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
-  static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
   private static final Path SCREENSHOTS = Paths.get("target", "screenshots");
   private static final Dimension WIDE = new Dimension(1280, 800);
   private static final Dimension PHONE = new Dimension(390, 844);
 
-  private ChromeDriverService service;
+  private HeadlessChromium chromium;
   private WebDriver browser;
-  private Path profile;
-
-  /** A headless Chromium on a fresh profile that makes no requests of its own. */
-  static ChromeOptions options(Path profile) {
-    return new ChromeOptions()
-        .setBinary(CHROMIUM.toFile())
-        .addArguments(
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--user-data-dir=" + profile);
-  }
 
   @BeforeAll
   void openBrowser() throws IOException {
-    assertThat(CHROMEDRIVER)
-        .as("chromium-driver is not installed: apt-get install -y chromium chromium-driver")
-        .isExecutable();
-    profile = Files.createTempDirectory("baton-chromium");
-    service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(CHROMEDRIVER.toFile())
-            .usingAnyFreePort()
-            .build();
-    browser = new ChromeDriver(service, options(profile));
+    chromium = HeadlessChromium.start(TIMEOUT);
+    browser = chromium.driver();
     browser.manage().window().setSize(WIDE);
     Files.createDirectories(SCREENSHOTS);
   }
 
   @AfterAll
   void closeBrowser() throws IOException {
-    if (browser != null) {
-      browser.quit();
+    if (chromium != null) {
+      chromium.close();
     }
-    if (service != null) {
-      service.stop();
-    }
-    if (profile != null) {
-      try (var files = Files.walk(profile)) {
-        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-      }
-    }
-  }
-
-  private WebDriverWait waiting() {
-    return new WebDriverWait(browser, TIMEOUT, Duration.ofMillis(50));
   }
 
   private void open(TestNode target, String hash) {
     browser.get(target.uri() + "/" + hash);
   }
 
-  private WebElement await(By selector) {
-    return waiting().until(ExpectedConditions.visibilityOfElementLocated(selector));
-  }
-
   private void awaitText(By selector, String text) {
-    waiting().until(ExpectedConditions.textToBePresentInElementLocated(selector, text));
+    chromium.waiting().until(ExpectedConditions.textToBePresentInElementLocated(selector, text));
   }
 
   /** This page at 1280×800 and at a phone's width, into target/screenshots. */
@@ -142,14 +93,15 @@ class DashboardBrowserTest extends ApiTestBase {
     awaitStatus(done, "SUCCEEDED");
 
     open(node, "#/runs");
-    await(By.id("run-" + failed));
-    await(By.id("run-" + done));
+    chromium.await(By.id("run-" + failed));
+    chromium.await(By.id("run-" + done));
     screenshots("runs");
 
     browser.findElement(By.cssSelector("input[name=status][value=FAILED]")).click();
     new Select(browser.findElement(By.name("flow"))).selectByVisibleText(toggled);
     browser.findElement(By.id("apply-filters")).click();
-    waiting()
+    chromium
+        .waiting()
         .until(
             d ->
                 d.getCurrentUrl().contains("status=FAILED")
@@ -158,8 +110,8 @@ class DashboardBrowserTest extends ApiTestBase {
                     && !d.findElements(By.id("run-" + failed)).isEmpty());
 
     browser.findElement(By.id("run-" + failed)).click();
-    WebElement resume = await(By.id("cmd-resume"));
-    waiting().until(ExpectedConditions.elementToBeClickable(resume));
+    WebElement resume = chromium.await(By.id("cmd-resume"));
+    chromium.waiting().until(ExpectedConditions.elementToBeClickable(resume));
     assertThat(browser.findElement(By.id("cmd-approve")).isEnabled()).isFalse();
     assertThat(browser.findElement(By.id("cmd-approve")).getAttribute("title"))
         .isEqualTo("No step is waiting for an approval");
@@ -183,9 +135,9 @@ class DashboardBrowserTest extends ApiTestBase {
     awaitApprovalRequested(runId, "ask");
 
     open(node, "#/run/" + runId);
-    WebElement approve = await(By.id("cmd-approve"));
-    waiting().until(ExpectedConditions.elementToBeClickable(approve));
-    await(By.cssSelector("svg.dag g[data-step=ask]"));
+    WebElement approve = chromium.await(By.id("cmd-approve"));
+    chromium.waiting().until(ExpectedConditions.elementToBeClickable(approve));
+    chromium.await(By.cssSelector("svg.dag g[data-step=ask]"));
     screenshots("run-waiting");
     browser.findElement(By.id("reason")).sendKeys("looks right");
     approve.click();
@@ -205,11 +157,12 @@ class DashboardBrowserTest extends ApiTestBase {
     awaitStatus(other, "SUCCEEDED");
 
     open(node, "#/runs");
-    await(By.id("run-" + asking));
+    chromium.await(By.id("run-" + asking));
     new Select(browser.findElement(By.name("state"))).selectByVisibleText("waiting-approval");
     new Select(browser.findElement(By.name("flow"))).selectByVisibleText(approval);
     browser.findElement(By.id("apply-filters")).click();
-    waiting()
+    chromium
+        .waiting()
         .until(
             d ->
                 d.getCurrentUrl().contains("state=waiting-approval")
@@ -229,15 +182,15 @@ class DashboardBrowserTest extends ApiTestBase {
     UUID runId = submit(approval, "{\"orderId\": \"o-8\"}");
     awaitApprovalRequested(runId, "ask");
     open(node, "#/run/" + runId);
-    WebElement cancel = await(By.id("cmd-cancel"));
-    waiting().until(ExpectedConditions.elementToBeClickable(cancel));
+    WebElement cancel = chromium.await(By.id("cmd-cancel"));
+    chromium.waiting().until(ExpectedConditions.elementToBeClickable(cancel));
     closeStreamOfPage(); // the page stays as it is: it will not learn of the cancel below
 
     http.post("/api/v1/runs/" + runId + "/cancel", "{}"); // someone else was faster
     awaitStatus(runId, "CANCELLED");
     cancel.click();
 
-    WebElement toast = await(By.id("toast"));
+    WebElement toast = chromium.await(By.id("toast"));
     assertThat(toast.getText()).contains("Run " + runId).contains("CANCELLED");
     awaitText(By.id("run-status"), "CANCELLED");
     assertThat(browser.findElement(By.id("cmd-approve")).isEnabled())
@@ -261,16 +214,18 @@ class DashboardBrowserTest extends ApiTestBase {
     Awaitility.await().atMost(TIMEOUT).until(() -> steps.holding(runId));
 
     open(node, "#/cluster");
-    await(By.cssSelector("#nodes tr[data-node='" + other.nodeId() + "']"));
-    await(By.cssSelector("#nodes tr[data-node='" + node.nodeId() + "']"));
+    chromium.await(By.cssSelector("#nodes tr[data-node='" + other.nodeId() + "']"));
+    chromium.await(By.cssSelector("#nodes tr[data-node='" + node.nodeId() + "']"));
     assertThat(browser.findElements(By.cssSelector("#nodes tbody tr"))).hasSize(2);
     screenshots("cluster");
 
     other.close(); // drains, then hands its runs over as SIGTERM does
     Awaitility.await().atMost(TIMEOUT).until(() -> run(runId).get("ownership").size() >= 2);
     open(node, "#/run/" + runId);
-    await(By.id("ownership"));
-    waiting().until(d -> d.findElements(By.cssSelector("#ownership tbody tr")).size() >= 2);
+    chromium.await(By.id("ownership"));
+    chromium
+        .waiting()
+        .until(d -> d.findElements(By.cssSelector("#ownership tbody tr")).size() >= 2);
     String history = browser.findElement(By.id("ownership")).getText();
     assertThat(history).contains(other.nodeId()).contains(node.nodeId());
     screenshots("run-handed-off");
@@ -289,8 +244,8 @@ class DashboardBrowserTest extends ApiTestBase {
     applyFlow(TestFlows.quick(quick));
     TestNode viewer = startNode(nodeId("c"));
     open(viewer, "#/runs?flow=" + quick);
-    await(By.id("runs"));
-    waiting().until(d -> d.findElement(By.id("live")).getText().equals("live"));
+    chromium.await(By.id("runs"));
+    chromium.waiting().until(d -> d.findElement(By.id("live")).getText().equals("live"));
     ((JavascriptExecutor) browser)
         .executeScript(
             """
@@ -314,7 +269,8 @@ class DashboardBrowserTest extends ApiTestBase {
       UUID runId = submitted.get(i);
       Instant committed = Instant.parse(awaitStatus(runId, "SUCCEEDED").get("updatedAt").asText());
       Object shown =
-          waiting()
+          chromium
+              .waiting()
               .until(
                   d ->
                       ((JavascriptExecutor) d)
@@ -339,8 +295,8 @@ class DashboardBrowserTest extends ApiTestBase {
     String quick = uniqueName("quick");
     applyFlow(TestFlows.quick(quick));
     open(node, "#/flows");
-    await(By.linkText(quick)).click();
-    WebElement input = await(By.id("start-input"));
+    chromium.await(By.linkText(quick)).click();
+    WebElement input = chromium.await(By.id("start-input"));
     screenshots("flow");
     input.clear();
     input.sendKeys("{\"value\": 42}");
@@ -373,10 +329,10 @@ class DashboardBrowserTest extends ApiTestBase {
     String runId = answer.get("runs").get(0).get("runId").asText();
 
     open(node, "#/run/" + runId);
-    await(By.id("run-trigger")).click();
+    chromium.await(By.id("run-trigger")).click();
     awaitText(By.id("event-id"), eventId);
     screenshots("event");
-    await(By.linkText(runId)).click();
+    chromium.await(By.linkText(runId)).click();
     awaitText(By.id("run-id"), runId);
   }
 }

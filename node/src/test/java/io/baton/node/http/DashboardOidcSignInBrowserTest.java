@@ -20,7 +20,6 @@ import io.baton.node.auth.BearerTokens;
 import io.baton.node.auth.OidcSettings;
 import io.baton.node.auth.OidcTokens;
 import io.baton.time.SystemScheduler;
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -35,7 +34,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -47,13 +45,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard signs in with the organisation's identity provider, in real headless Chromium: the
@@ -77,9 +71,8 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final List<Map<String, String>> tokenRequests = new CopyOnWriteArrayList<>();
   private HttpServer idp;
-  private ChromeDriverService service;
+  private HeadlessChromium chromium;
   private WebDriver browser;
-  private Path profile;
 
   private static RSAKey generate() {
     try {
@@ -272,62 +265,35 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
 
   @BeforeAll
   void openBrowser() throws IOException {
-    assertThat(DashboardBrowserTest.CHROMEDRIVER)
-        .as("chromium-driver is not installed: apt-get install -y chromium chromium-driver")
-        .isExecutable();
-    profile = Files.createTempDirectory("baton-chromium");
-    service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(DashboardBrowserTest.CHROMEDRIVER.toFile())
-            .usingAnyFreePort()
-            .build();
-    browser = new ChromeDriver(service, DashboardBrowserTest.options(profile));
+    chromium = HeadlessChromium.start(TIMEOUT);
+    browser = chromium.driver();
   }
 
   @AfterAll
   void close() throws IOException {
-    if (browser != null) {
-      browser.quit();
-    }
-    if (service != null) {
-      service.stop();
+    if (chromium != null) {
+      chromium.close();
     }
     if (idp != null) {
       idp.stop(0);
     }
-    if (profile != null) {
-      try (var files = Files.walk(profile)) {
-        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-      }
-    }
-  }
-
-  private WebDriverWait waiting() {
-    return new WebDriverWait(browser, TIMEOUT, Duration.ofMillis(50));
-  }
-
-  private WebElement await(By selector) {
-    return waiting().until(ExpectedConditions.visibilityOfElementLocated(selector));
-  }
-
-  private Object script(String code) {
-    return ((JavascriptExecutor) browser).executeScript(code);
   }
 
   private void freshTab(String address) {
     browser.get(node.uri() + "/");
-    script("sessionStorage.clear();");
+    chromium.script("sessionStorage.clear();");
     browser.get(address);
   }
 
   @Test
   void the_sign_in_page_offers_the_identity_provider_and_signs_in_with_a_pkce_code() {
     freshTab(node.uri() + "/#/cluster");
-    WebElement button = await(By.id("sign-in-oidc"));
+    WebElement button = chromium.await(By.id("sign-in-oidc"));
     assertThat(button.getText()).isEqualTo("Sign in with 127.0.0.1:" + idp.getAddress().getPort());
     button.click();
 
-    waiting()
+    chromium
+        .waiting()
         .until(
             ExpectedConditions.textToBePresentInElementLocated(
                 By.id("who"), "alice@example.test (operator)"));
@@ -347,18 +313,20 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
         .doesNotContain("code=")
         .doesNotContain("state=")
         .endsWith("/#/cluster");
-    assertThat(script("return sessionStorage.getItem('baton.token')")).asString().startsWith("ey");
-    assertThat(script("return sessionStorage.getItem('baton.pkce')")).isNull();
-    assertThat(script("return localStorage.length")).isEqualTo(0L);
-    await(By.id("sign-out")).click();
-    await(By.id("sign-in-oidc"));
+    assertThat(chromium.script("return sessionStorage.getItem('baton.token')"))
+        .asString()
+        .startsWith("ey");
+    assertThat(chromium.script("return sessionStorage.getItem('baton.pkce')")).isNull();
+    assertThat(chromium.script("return localStorage.length")).isEqualTo(0L);
+    chromium.await(By.id("sign-out")).click();
+    chromium.await(By.id("sign-in-oidc"));
   }
 
   @Test
   void an_answer_this_tab_did_not_ask_for_is_refused_without_asking_for_a_token() {
     int before = tokenRequests.size();
     freshTab(node.uri() + "/?code=forged&state=forged#/runs");
-    WebElement reason = await(By.id("sign-in-reason"));
+    WebElement reason = chromium.await(By.id("sign-in-reason"));
     assertThat(reason.getText()).contains("does not match this tab's sign-in (state)");
     assertThat(tokenRequests).hasSize(before);
     assertThat(browser.getCurrentUrl()).doesNotContain("forged");

@@ -12,22 +12,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
-import java.util.Comparator;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard on a node that needs API keys, in real headless Chromium: it asks for a key, keeps
@@ -42,9 +36,8 @@ class DashboardSignInBrowserTest extends ApiTestBase {
   private final String adminToken = ApiTokens.generate();
   private final String operatorToken = ApiTokens.generate();
   private final String viewerToken = ApiTokens.generate();
-  private ChromeDriverService service;
+  private HeadlessChromium chromium;
   private WebDriver browser;
-  private Path profile;
 
   @Override
   protected Authenticator authenticator() {
@@ -75,51 +68,23 @@ class DashboardSignInBrowserTest extends ApiTestBase {
   @BeforeAll
   void openBrowserAndCallAsAdmin() throws IOException {
     http = node.calls().withToken(adminToken);
-    assertThat(DashboardBrowserTest.CHROMEDRIVER)
-        .as("chromium-driver is not installed: apt-get install -y chromium chromium-driver")
-        .isExecutable();
-    profile = Files.createTempDirectory("baton-chromium");
-    service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(DashboardBrowserTest.CHROMEDRIVER.toFile())
-            .usingAnyFreePort()
-            .build();
-    browser = new ChromeDriver(service, DashboardBrowserTest.options(profile));
+    chromium = HeadlessChromium.start(TIMEOUT);
+    browser = chromium.driver();
     Files.createDirectories(SCREENSHOTS);
   }
 
   @AfterAll
   void closeBrowser() throws IOException {
-    if (browser != null) {
-      browser.quit();
+    if (chromium != null) {
+      chromium.close();
     }
-    if (service != null) {
-      service.stop();
-    }
-    if (profile != null) {
-      try (var files = Files.walk(profile)) {
-        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-      }
-    }
-  }
-
-  private WebDriverWait waiting() {
-    return new WebDriverWait(browser, TIMEOUT, Duration.ofMillis(50));
-  }
-
-  private WebElement await(By selector) {
-    return waiting().until(ExpectedConditions.visibilityOfElementLocated(selector));
   }
 
   private void signIn(String token) {
-    WebElement key = await(By.id("api-key"));
+    WebElement key = chromium.await(By.id("api-key"));
     key.clear();
     key.sendKeys(token);
     browser.findElement(By.id("sign-in-button")).click();
-  }
-
-  private Object script(String code) {
-    return ((JavascriptExecutor) browser).executeScript(code);
   }
 
   private void screenshot(String page) throws IOException {
@@ -137,41 +102,45 @@ class DashboardSignInBrowserTest extends ApiTestBase {
     awaitStatus(failed, "FAILED");
 
     browser.get(node.uri() + "/#/run/" + failed);
-    script("sessionStorage.clear();");
+    chromium.script("sessionStorage.clear();");
     browser.navigate().refresh();
     signIn(viewerToken);
-    waiting()
+    chromium
+        .waiting()
         .until(ExpectedConditions.textToBePresentInElementLocated(By.id("run-id"), "" + failed));
-    assertThat(await(By.id("who")).getText()).isEqualTo("viewer-key (viewer)");
-    await(By.id("steps"));
+    assertThat(chromium.await(By.id("who")).getText()).isEqualTo("viewer-key (viewer)");
+    chromium.await(By.id("steps"));
     assertThat(browser.findElements(By.id("cmd-resume"))).as("a viewer's resume button").isEmpty();
     assertThat(browser.findElements(By.id("cmd-cancel"))).isEmpty();
     assertThat(browser.findElements(By.id("reason"))).isEmpty();
     screenshot("signed-in-viewer-run");
 
     browser.findElement(By.id("sign-out")).click();
-    await(By.id("api-key"));
-    assertThat(script("return sessionStorage.getItem('baton.token')")).isNull();
+    chromium.await(By.id("api-key"));
+    assertThat(chromium.script("return sessionStorage.getItem('baton.token')")).isNull();
     signIn(operatorToken);
-    WebElement resume = await(By.id("cmd-resume"));
-    waiting().until(ExpectedConditions.elementToBeClickable(resume));
+    WebElement resume = chromium.await(By.id("cmd-resume"));
+    chromium.waiting().until(ExpectedConditions.elementToBeClickable(resume));
     assertThat(browser.findElement(By.id("who")).getText()).isEqualTo("operator-key (operator)");
-    waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("live"), "live"));
+    chromium
+        .waiting()
+        .until(ExpectedConditions.textToBePresentInElementLocated(By.id("live"), "live"));
     screenshot("signed-in-operator-run");
 
-    script("window.notReloaded = true;");
+    chromium.script("window.notReloaded = true;");
     steps.switchOn(switchName);
     browser.findElement(By.id("reason")).sendKeys("the switch is on now");
     browser.findElement(By.id("cmd-resume")).click();
-    waiting()
+    chromium
+        .waiting()
         .until(
             ExpectedConditions.textToBePresentInElementLocated(By.id("run-status"), "SUCCEEDED"));
-    assertThat(script("return window.notReloaded === true"))
+    assertThat(chromium.script("return window.notReloaded === true"))
         .as("the page updated itself from the authenticated stream, it was not reloaded")
         .isEqualTo(true);
-    WebElement record = await(By.cssSelector("#commands tr[data-command=resume]"));
+    WebElement record = chromium.await(By.cssSelector("#commands tr[data-command=resume]"));
     assertThat(record.getText()).contains("operator-key").contains("key");
-    assertThat(script("return localStorage.length")).isEqualTo(0L);
+    assertThat(chromium.script("return localStorage.length")).isEqualTo(0L);
     assertThat(browser.getCurrentUrl()).doesNotContain(operatorToken);
   }
 
@@ -181,18 +150,18 @@ class DashboardSignInBrowserTest extends ApiTestBase {
     String flow = uniqueName("quick");
     applyFlow(TestFlows.quick(flow));
     browser.get(node.uri() + "/#/flow/" + flow);
-    script("sessionStorage.clear();");
+    chromium.script("sessionStorage.clear();");
     browser.navigate().refresh();
     signIn(ApiTokens.generate());
-    WebElement reason = await(By.id("sign-in-reason"));
+    WebElement reason = chromium.await(By.id("sign-in-reason"));
     assertThat(reason.getText()).contains("not known");
     screenshot("sign-in-refused");
 
     signIn(viewerToken);
-    await(By.cssSelector("svg.dag"));
+    chromium.await(By.cssSelector("svg.dag"));
     assertThat(browser.findElements(By.id("start-run"))).isEmpty();
     browser.findElement(By.id("sign-out")).click();
     signIn(operatorToken);
-    await(By.id("start-run"));
+    chromium.await(By.id("start-run"));
   }
 }
