@@ -80,6 +80,16 @@ public final class BatchingEngineIo implements EngineIo {
   }
 
   @Override
+  public CompletableFuture<Void> hintPending() {
+    return call(
+        "hint pending runs",
+        () -> {
+          leases.hintPending();
+          return null;
+        });
+  }
+
+  @Override
   public CompletableFuture<Set<UUID>> release(List<UUID> runIds) {
     return releaser
         .submit(runIds)

@@ -46,6 +46,12 @@ public interface EngineIo extends AutoCloseable {
    */
   long nodeToken();
 
+  /**
+   * Tells the other nodes that this node stored runs PENDING ({@link LeaseManager#hintPending}),
+   * off the engine's thread. The future fails when the lease service cannot be reached.
+   */
+  CompletableFuture<Void> hintPending();
+
   /** Runs a blocking store or lease call off the engine's thread. */
   <T> CompletableFuture<T> call(String what, Supplier<T> work);
 

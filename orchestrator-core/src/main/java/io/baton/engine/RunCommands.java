@@ -46,6 +46,7 @@ public final class RunCommands {
   private final MetadataStore metadata;
   private final RunQueries queries;
   private final Supplier<UUID> ids;
+  private final PendingHints pendingHints;
 
   public RunCommands(
       Engine engine,
@@ -60,6 +61,7 @@ public final class RunCommands {
     this.metadata = metadata;
     this.queries = queries;
     this.ids = ids;
+    this.pendingHints = new PendingHints(engine);
   }
 
   /** Validates and stores a flow; see {@link FlowRegistry#apply}. */
@@ -245,10 +247,13 @@ public final class RunCommands {
         .io()
         .append(request)
         .thenCompose(
-            result ->
-                result instanceof AppendResult.Appended
-                    ? CompletableFuture.completedFuture(new SubmitResult(project(request), true))
-                    : duplicateOrFail(result, created));
+            result -> {
+              if (!(result instanceof AppendResult.Appended)) {
+                return duplicateOrFail(result, created);
+              }
+              pendingHints.hint();
+              return CompletableFuture.completedFuture(new SubmitResult(project(request), true));
+            });
   }
 
   private CompletableFuture<SubmitResult> duplicateOrFail(AppendResult result, RunCreated created) {

@@ -57,6 +57,16 @@ public class SchedulerEngineIo implements EngineIo {
   }
 
   @Override
+  public CompletableFuture<Void> hintPending() {
+    return call(
+        "hint pending runs",
+        () -> {
+          leases.hintPending();
+          return null;
+        });
+  }
+
+  @Override
   public CompletableFuture<Set<UUID>> release(List<UUID> runIds) {
     return call("release", () -> leases.releaseAll(runIds));
   }

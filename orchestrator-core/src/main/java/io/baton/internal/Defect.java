@@ -42,7 +42,9 @@ public enum Defect {
    * A run a draining node stored PENDING waits for a peer's periodic pass, not for the drained
    * node's departure.
    */
-  PENDING_WAITS_FOR_PASS;
+  PENDING_WAITS_FOR_PASS,
+  /** A node that stores a submission PENDING does not tell the others (no pending hint). */
+  PENDING_UNHINTED;
 
   private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
 

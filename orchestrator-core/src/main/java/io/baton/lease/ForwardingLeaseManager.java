@@ -100,6 +100,11 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
   }
 
   @Override
+  public void hintPending() {
+    delegate.hintPending();
+  }
+
+  @Override
   public void heartbeat() {
     delegate.heartbeat();
   }

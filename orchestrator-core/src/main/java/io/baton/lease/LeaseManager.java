@@ -138,6 +138,15 @@ public interface LeaseManager extends AutoCloseable {
   /** Removes offers to {@code nodeId} (the receiver has claimed the runs, or declines them). */
   void withdrawOffers(Collection<UUID> runIds, String nodeId);
 
+  /**
+   * Tells every watcher ({@link OrphanListener#onPendingRuns}, on every node, this one included)
+   * that this node stored runs PENDING that it will not start itself: it is draining, at capacity,
+   * or has no lease yet. Needs no lease of its own. Best effort: a hint, not a promise.
+   *
+   * @throws LeaseUnavailableException the lease service cannot be reached
+   */
+  void hintPending();
+
   /** Renews the node lease now (the manager also renews on its own every {@code leaseTtl / 3}). */
   void heartbeat();
 

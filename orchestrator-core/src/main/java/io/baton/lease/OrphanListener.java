@@ -25,4 +25,11 @@ public interface OrphanListener {
    * that history was compacted): the caller should scan for orphans now.
    */
   void onWatchGap(String reason);
+
+  /**
+   * A node stored runs PENDING for any node to claim ({@link LeaseManager#hintPending}): a reason
+   * to look for them now rather than at the next periodic pass. Hints are best effort: they may be
+   * merged or, while the lease service is unreachable, lost; the periodic pass remains the net.
+   */
+  default void onPendingRuns(String fromNode) {}
 }

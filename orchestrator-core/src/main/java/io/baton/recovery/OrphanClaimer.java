@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,7 @@ public final class OrphanClaimer implements OrphanListener {
   private Scheduler.Cancellable nextPass;
   private volatile boolean running;
   private volatile boolean passInProgress;
+  private final AtomicBoolean pendingClaimDue = new AtomicBoolean();
 
   public OrphanClaimer(
       Engine engine,
@@ -163,6 +165,27 @@ public final class OrphanClaimer implements OrphanListener {
                     }));
     if (handoff && !Defect.PENDING_WAITS_FOR_PASS.isActive()) {
       scheduler.schedule(stagger(), this::claimPendingNow);
+    }
+  }
+
+  /**
+   * Another node stored runs PENDING (see {@link LeaseManager#hintPending}): claims them after the
+   * load stagger, so the emptiest node goes first. Hints that arrive while a claim is due are
+   * carried by it. A node's own hints are left alone: it stored the runs because it will not start
+   * them.
+   */
+  @Override
+  public void onPendingRuns(String fromNode) {
+    if (!running || fromNode.equals(engine.nodeId())) {
+      return;
+    }
+    if (pendingClaimDue.compareAndSet(false, true)) {
+      scheduler.schedule(
+          stagger(),
+          () -> {
+            pendingClaimDue.set(false);
+            claimPendingNow();
+          });
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
+import io.baton.internal.Defect;
 import io.baton.journal.RunStatus;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.testkit.InjectDefects;
@@ -17,8 +18,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A node that is draining still takes submissions (its API answers until the hand-off is over) and
  * stores them PENDING. The others claim them when the drained node departs, not at their next
- * periodic pass: on the rolling restart these runs were the slowest of the roll. {@code
- * -Dbaton.defects=PENDING_WAITS_FOR_PASS} shows the test failing without the rule.
+ * periodic pass: on the rolling restart these runs were the slowest of the roll. The draining node
+ * also hints the others when it stores the run ({@link PendingHintTest}), but a hint is lost when
+ * the lease service cannot be reached at that moment: this test drops every hint, so only the
+ * departure can bring the run. {@code -Dbaton.defects=PENDING_WAITS_FOR_PASS} shows the test
+ * failing without the rule.
  */
 @ExtendWith(InjectDefects.class)
 class PendingDuringDrainTest {
@@ -35,6 +39,7 @@ class PendingDuringDrainTest {
 
   @Test
   void a_run_submitted_to_a_draining_node_is_claimed_when_the_node_departs() {
+    Defect.PENDING_UNHINTED.inject(); // the hint is lost; InjectDefects repairs it after the test
     OrchestratorNode a = cluster.start("node-a");
     OrchestratorNode b = cluster.start("node-b");
     cluster.apply(TestFlows.named("held").step("hold", "gate", "{}").build());

@@ -98,6 +98,7 @@ public abstract class LeaseManagerComplianceSuite {
     final List<String> gaps = new CopyOnWriteArrayList<>();
     final List<String> nodesGone = new CopyOnWriteArrayList<>();
     final Map<String, Long> goneAtRevision = new ConcurrentHashMap<>();
+    final List<String> pendingFrom = new CopyOnWriteArrayList<>();
 
     @Override
     public void onOrphans(List<Orphan> batch) {
@@ -113,6 +114,11 @@ public abstract class LeaseManagerComplianceSuite {
     @Override
     public void onWatchGap(String reason) {
       gaps.add(reason);
+    }
+
+    @Override
+    public void onPendingRuns(String fromNode) {
+      pendingFrom.add(fromNode);
     }
 
     long count(UUID runId) {
@@ -363,6 +369,22 @@ public abstract class LeaseManagerComplianceSuite {
       assertThat(watcher.goneAtRevision.get("node-a"))
           .isGreaterThan(nodeToken)
           .isGreaterThan(runToken);
+    }
+  }
+
+  @Test
+  void a_pending_hint_reaches_every_watcher_on_every_node_with_the_hinting_node() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    OrphanRecorder onA = new OrphanRecorder();
+    OrphanRecorder onB = new OrphanRecorder();
+    try (Subscription watchA = a.watchOrphans(onA);
+        Subscription watchB = b.watchOrphans(onB)) {
+      a.hintPending();
+      cluster.await("hint on node-b", () -> onB.pendingFrom.contains("node-a"));
+      cluster.await("hint on node-a", () -> onA.pendingFrom.contains("node-a"));
+      assertThat(onB.orphans).as("a hint is no orphan").isEmpty();
+      assertThat(onB.nodesGone).as("nor a departure").isEmpty();
     }
   }
 

@@ -148,6 +148,13 @@ final class SimLeaseManager extends ForwardingLeaseManager {
               late(() -> listener.onNodeGone(nodeId, handoff, revision));
             }
           }
+
+          @Override
+          public void onPendingRuns(String fromNode) {
+            if (!faults.watchLost(nodeId())) {
+              late(() -> listener.onPendingRuns(fromNode));
+            }
+          }
         });
   }
 

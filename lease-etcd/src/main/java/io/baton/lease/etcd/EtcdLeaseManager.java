@@ -291,6 +291,14 @@ public final class EtcdLeaseManager implements LeaseManager {
   }
 
   @Override
+  public void hintPending() {
+    requireOpen();
+    call(
+        () -> client.getKVClient().put(keys.pendingKey(), KeySpace.bytes(nodeId)),
+        "hinting pending runs");
+  }
+
+  @Override
   public void heartbeat() {
     requireStarted();
     keeper.heartbeat();

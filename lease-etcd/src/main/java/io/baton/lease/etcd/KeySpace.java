@@ -9,7 +9,8 @@ import java.util.UUID;
  * Where a Baton cluster's keys live under its prefix: {@code <prefix>nodes/<nodeId>} (node info, on
  * the node lease), {@code <prefix>runs/<runId>} (the owner's node id, on the owner's lease) and
  * {@code <prefix>offers/<nodeId>/<runId>} (a run offered to a node, valued with the offering node's
- * id, on the offering node's lease). Immutable.
+ * id, on the offering node's lease) and {@code <prefix>pending} (the node that last stored runs
+ * PENDING for others to claim, on no lease: a hint, see LeaseManager#hintPending). Immutable.
  */
 final class KeySpace {
   private final String prefix;
@@ -43,6 +44,14 @@ final class KeySpace {
     } catch (IllegalArgumentException notARun) {
       return Optional.empty();
     }
+  }
+
+  ByteSequence pendingKey() {
+    return bytes(prefix + "pending");
+  }
+
+  boolean isPendingKey(ByteSequence key) {
+    return text(key).equals(prefix + "pending");
   }
 
   ByteSequence prefix() {

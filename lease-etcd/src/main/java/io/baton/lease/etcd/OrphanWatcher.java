@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One {@code watchOrphans} subscription: a watch on the cluster's whole prefix (run keys and node
- * keys) whose deletions {@link OrphanClassifier} sorts into orphans and normal releases.
+ * keys) whose deletions {@link OrphanClassifier} sorts into orphans and normal releases, and whose
+ * puts of the pending key are passed on as pending hints.
  *
  * <p>It remembers the last revision it has seen and, whenever the watch breaks (a member dies, the
  * member loses its leader, the connection drops), opens a new one from the next revision, so no
@@ -200,6 +201,13 @@ final class OrphanWatcher implements Subscription {
     if (response.isProgressNotify() || (response.isCreatedNotify() && lastSeenRevision == 0)) {
       revision = Math.max(revision, response.getHeader().getRevision());
     }
+    String pendingFrom = null;
+    for (WatchEvent event : response.getEvents()) {
+      if (event.getEventType() == WatchEvent.EventType.PUT
+          && keys.isPendingKey(event.getKeyValue().getKey())) {
+        pendingFrom = KeySpace.text(event.getKeyValue().getValue());
+      }
+    }
     OrphanClassifier.Departures departures = classifier.departures(response.getEvents());
     List<Orphan> orphans = departures.orphans();
     lastSeenRevision = revision;
@@ -219,6 +227,17 @@ final class OrphanWatcher implements Subscription {
         log.error(
             "node {}: an orphan listener failed on node {} gone", nodeId, gone.nodeId(), failure);
       }
+    }
+    if (pendingFrom != null) {
+      hintPending(pendingFrom);
+    }
+  }
+
+  private void hintPending(String fromNode) {
+    try {
+      listener.onPendingRuns(fromNode);
+    } catch (RuntimeException failure) {
+      log.error("node {}: an orphan listener failed on a pending hint", nodeId, failure);
     }
   }
 

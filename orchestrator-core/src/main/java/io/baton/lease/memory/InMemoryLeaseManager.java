@@ -146,6 +146,11 @@ public final class InMemoryLeaseManager implements LeaseManager {
   }
 
   @Override
+  public void hintPending() {
+    service.hintPending(nodeId);
+  }
+
+  @Override
   public void heartbeat() {
     keeper.heartbeat();
   }

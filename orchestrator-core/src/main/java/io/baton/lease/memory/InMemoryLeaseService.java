@@ -278,6 +278,14 @@ public final class InMemoryLeaseService {
     return new LiveNodes(nodes, revision, tokens);
   }
 
+  /** Tells every watcher that {@code nodeId} stored runs PENDING; see LeaseManager#hintPending. */
+  synchronized void hintPending(String nodeId) {
+    reach(nodeId);
+    revision++;
+    List<OrphanListener> targets = List.copyOf(watchers);
+    scheduler.execute(() -> targets.forEach(watcher -> watcher.onPendingRuns(nodeId)));
+  }
+
   Subscription watch(OrphanListener listener) {
     watchers.add(listener);
     return () -> watchers.remove(listener);
