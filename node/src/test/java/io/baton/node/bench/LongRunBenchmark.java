@@ -166,6 +166,11 @@ final class LongRunBenchmark {
         }
 
         @Override
+        public CompletableFuture<Void> hintPending() {
+          return io.hintPending();
+        }
+
+        @Override
         public <T> CompletableFuture<T> call(String what, Supplier<T> work) {
           if (!what.startsWith("load") || !acquired.containsKey(nodeId)) {
             return io.call(what, work);
