@@ -1,41 +1,18 @@
 package io.baton.node.http;
 
+import static io.baton.node.http.TestIdentityProvider.form;
+import static io.baton.node.http.TestIdentityProvider.s256;
+import static io.baton.node.http.TestIdentityProvider.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.baton.node.auth.ApiKeys;
 import io.baton.node.auth.ApiTokens;
 import io.baton.node.auth.Authenticator;
-import io.baton.node.auth.BearerTokens;
 import io.baton.node.auth.OidcSettings;
-import io.baton.node.auth.OidcTokens;
-import io.baton.time.SystemScheduler;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Base64;
-import java.util.Date;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -51,18 +28,18 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
  * The dashboard signs in with the organisation's identity provider, in real headless Chromium: the
- * authorization-code flow with PKCE against a small identity provider this test serves (discovery
- * document, authorization endpoint that signs "alice" in at once, token endpoint that checks the
+ * authorization-code flow with PKCE against a {@link TestIdentityProvider} (discovery document, and
+ * this test's authorization endpoint that signs "alice" in at once, token endpoint that checks the
  * code, the redirect URI and the verifier against the S256 challenge, JWKS with the key that signs
  * its tokens). The dashboard comes back signed in as the token's subject with its role, the code is
  * gone from the address, the token is in sessionStorage only; an answer whose state this tab did
  * not ask for is refused without asking for a token.
  */
 class DashboardOidcSignInBrowserTest extends ApiTestBase {
-  private static final String AUDIENCE = "baton-api";
+  private static final String REALM = "baton";
   private static final String CLIENT = "baton-dashboard";
 
-  private final RSAKey key = generate();
+  private final RSAKey key = TestIdentityProvider.newKey("idp");
   private final String adminToken = ApiTokens.generate();
 
   /** Codes the authorization endpoint gave: code to {challenge, redirect_uri, client_id}. */
@@ -70,56 +47,18 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
 
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final List<Map<String, String>> tokenRequests = new CopyOnWriteArrayList<>();
-  private HttpServer idp;
+  private TestIdentityProvider idp;
   private HeadlessChromium chromium;
   private WebDriver browser;
 
-  private static RSAKey generate() {
-    try {
-      return new RSAKeyGenerator(2048).keyID("idp").generate();
-    } catch (JOSEException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   private String issuer() {
     if (idp == null) {
-      try {
-        idp = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      idp.createContext("/realms/baton/", this::identityProvider);
-      idp.start();
+      idp = TestIdentityProvider.start();
+      idp.openRealm(REALM, key);
+      idp.handle("/realms/" + REALM + "/auth", this::authorize);
+      idp.handle("/realms/" + REALM + "/token", this::token);
     }
-    return "http://127.0.0.1:" + idp.getAddress().getPort() + "/realms/baton";
-  }
-
-  private void identityProvider(HttpExchange exchange) throws IOException {
-    String path = exchange.getRequestURI().getPath();
-    String base = issuer();
-    if (path.endsWith("/.well-known/openid-configuration")) {
-      send(
-          exchange,
-          200,
-          "{\"issuer\": \""
-              + base
-              + "\", \"authorization_endpoint\": \""
-              + base
-              + "/auth\", \"token_endpoint\": \""
-              + base
-              + "/token\", \"jwks_uri\": \""
-              + base
-              + "/certs\"}");
-    } else if (path.endsWith("/certs")) {
-      send(exchange, 200, new JWKSet(key.toPublicJWK()).toString(true));
-    } else if (path.endsWith("/auth")) {
-      authorize(exchange);
-    } else if (path.endsWith("/token") && "POST".equals(exchange.getRequestMethod())) {
-      token(exchange);
-    } else {
-      send(exchange, 404, "{\"error\": \"not_found\"}");
-    }
+    return idp.issuer(REALM);
   }
 
   /** Signs alice in at once (a real provider would ask her) and sends the browser back. */
@@ -150,6 +89,10 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
 
   /** The token endpoint: the code once, for the same client and redirect URI, and PKCE. */
   private void token(HttpExchange exchange) throws IOException {
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      send(exchange, 405, "{\"error\": \"invalid_request\"}");
+      return;
+    }
     Map<String, String> body =
         form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
     tokenRequests.add(body);
@@ -177,85 +120,16 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
   }
 
   private String accessToken(String subject, String role) {
-    Instant now = Instant.now();
-    try {
-      SignedJWT jwt =
-          new SignedJWT(
-              new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(),
-              new JWTClaimsSet.Builder()
-                  .issuer(issuer())
-                  .audience(AUDIENCE)
-                  .subject(subject)
-                  .issueTime(Date.from(now))
-                  .expirationTime(Date.from(now.plusSeconds(300)))
-                  .claim("roles", List.of(role))
-                  .build());
-      jwt.sign(new RSASSASigner(key));
-      return jwt.serialize();
-    } catch (JOSEException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static String s256(String verifier) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-      return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static Map<String, String> form(String encoded) {
-    Map<String, String> fields = new HashMap<>();
-    if (encoded == null || encoded.isEmpty()) {
-      return fields;
-    }
-    for (String pair : encoded.split("&")) {
-      int equals = pair.indexOf('=');
-      String name = equals < 0 ? pair : pair.substring(0, equals);
-      String value = equals < 0 ? "" : pair.substring(equals + 1);
-      fields.put(
-          URLDecoder.decode(name, StandardCharsets.UTF_8),
-          URLDecoder.decode(value, StandardCharsets.UTF_8));
-    }
-    return fields;
-  }
-
-  /** A JSON answer the dashboard's page (another origin) may read. */
-  private static void send(HttpExchange exchange, int status, String json) throws IOException {
-    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().add("Content-Type", "application/json");
-    exchange.getResponseHeaders().add("Access-Control-Allow-Origin", "*");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+    return TestIdentityProvider.sign(
+        key, TestIdentityProvider.claims(issuer(), subject, List.of(role)).build());
   }
 
   @Override
   protected Authenticator authenticator() {
-    try {
-      Path file = Files.createTempFile("baton-keys", ".yaml");
-      Files.writeString(
-          file,
-          "keys:\n  - {name: root, role: admin, hash: \"" + ApiTokens.hash(adminToken) + "\"}\n");
-      return new BearerTokens(
-          ApiKeys.load(file, SystemScheduler.systemClock()),
-          new OidcTokens(
-              new OidcSettings(
-                  issuer(),
-                  AUDIENCE,
-                  null,
-                  OidcSettings.DEFAULT_ROLE_CLAIM,
-                  OidcSettings.DEFAULT_NAME_CLAIM,
-                  OidcSettings.DEFAULT_JWKS_CACHE_TTL,
-                  Duration.ofMillis(100)),
-              SystemScheduler.systemClock()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TestIdentityProvider.keysAndTokens(
+        adminToken,
+        OidcSettings.of(issuer(), TestIdentityProvider.AUDIENCE, null)
+            .withJwksMinRefresh(Duration.ofMillis(100)));
   }
 
   @Override
@@ -275,7 +149,7 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
       chromium.close();
     }
     if (idp != null) {
-      idp.stop(0);
+      idp.close();
     }
   }
 
@@ -289,7 +163,8 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
   void the_sign_in_page_offers_the_identity_provider_and_signs_in_with_a_pkce_code() {
     freshTab(node.uri() + "/#/cluster");
     WebElement button = chromium.await(By.id("sign-in-oidc"));
-    assertThat(button.getText()).isEqualTo("Sign in with 127.0.0.1:" + idp.getAddress().getPort());
+    assertThat(button.getText())
+        .isEqualTo("Sign in with " + idp.base().substring("http://".length()));
     button.click();
 
     chromium
