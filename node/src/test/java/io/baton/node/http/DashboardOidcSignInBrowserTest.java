@@ -13,13 +13,17 @@ import io.baton.node.auth.OidcSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
@@ -33,7 +37,9 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * code, the redirect URI and the verifier against the S256 challenge, JWKS with the key that signs
  * its tokens). The dashboard comes back signed in as the token's subject with its role, the code is
  * gone from the address, the token is in sessionStorage only; an answer whose state this tab did
- * not ask for is refused without asking for a token.
+ * not ask for is refused without asking for a token. With refresh tokens the dashboard renews a
+ * short-lived access token before it expires (with the rotated refresh token), renews on the node's
+ * 401 and makes the call again, and signs out with the provider's reason when it refuses to renew.
  */
 class DashboardOidcSignInBrowserTest extends ApiTestBase {
   private static final String REALM = "baton";
@@ -47,6 +53,19 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
 
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final List<Map<String, String>> tokenRequests = new CopyOnWriteArrayList<>();
+
+  /** Refresh tokens the token endpoint gave and has not yet traded (it rotates them). */
+  private final Set<String> refreshTokens = ConcurrentHashMap.newKeySet();
+
+  /** Access tokens the token endpoint gave, in order. */
+  private final List<String> issued = new CopyOnWriteArrayList<>();
+
+  // how the token endpoint behaves in the current test
+  private volatile boolean giveRefreshTokens;
+  private volatile long accessTokenSeconds;
+  private volatile boolean firstTokenForAnotherAudience;
+  private volatile boolean refusesToRefresh;
+
   private TestIdentityProvider idp;
   private HeadlessChromium chromium;
   private WebDriver browser;
@@ -87,7 +106,20 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
     exchange.close();
   }
 
-  /** The token endpoint: the code once, for the same client and redirect URI, and PKCE. */
+  @BeforeEach
+  void providerAsUsual() {
+    authorizations.clear();
+    tokenRequests.clear();
+    giveRefreshTokens = false;
+    accessTokenSeconds = 300;
+    firstTokenForAnotherAudience = false;
+    refusesToRefresh = false;
+  }
+
+  /**
+   * The token endpoint: the code once, for the same client and redirect URI, and PKCE; a refresh
+   * token once (it is rotated), for the same client, unless the test makes it refuse.
+   */
   private void token(HttpExchange exchange) throws IOException {
     if (!"POST".equals(exchange.getRequestMethod())) {
       send(exchange, 405, "{\"error\": \"invalid_request\"}");
@@ -96,6 +128,10 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
     Map<String, String> body =
         form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
     tokenRequests.add(body);
+    if ("refresh_token".equals(body.get("grant_type"))) {
+      refresh(exchange, body);
+      return;
+    }
     Map<String, String> granted = codes.remove(String.valueOf(body.get("code")));
     if (granted == null
         || !"authorization_code".equals(body.get("grant_type"))
@@ -111,17 +147,51 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
           "{\"error\": \"invalid_grant\", \"error_description\": \"PKCE verification failed\"}");
       return;
     }
+    sendTokens(exchange, firstTokenForAnotherAudience ? "another-api" : null);
+  }
+
+  private void refresh(HttpExchange exchange, Map<String, String> body) throws IOException {
+    if (refusesToRefresh
+        || !CLIENT.equals(body.get("client_id"))
+        || !refreshTokens.remove(String.valueOf(body.get("refresh_token")))) {
+      send(
+          exchange,
+          400,
+          "{\"error\": \"invalid_grant\", \"error_description\": \"Session not active\"}");
+      return;
+    }
+    sendTokens(exchange, null);
+  }
+
+  /** A new access token for alice (for {@code audience}, or the node's), with a refresh token. */
+  private void sendTokens(HttpExchange exchange, String audience) throws IOException {
+    String access = accessToken("alice@example.test", "operator", audience);
+    issued.add(access);
+    String refresh = "";
+    if (giveRefreshTokens) {
+      String refreshToken = UUID.randomUUID().toString();
+      refreshTokens.add(refreshToken);
+      refresh = ", \"refresh_token\": \"" + refreshToken + "\"";
+    }
     send(
         exchange,
         200,
         "{\"access_token\": \""
-            + accessToken("alice@example.test", "operator")
-            + "\", \"token_type\": \"Bearer\", \"expires_in\": 300}");
+            + access
+            + "\", \"token_type\": \"Bearer\", \"expires_in\": "
+            + accessTokenSeconds
+            + refresh
+            + "}");
   }
 
-  private String accessToken(String subject, String role) {
-    return TestIdentityProvider.sign(
-        key, TestIdentityProvider.claims(issuer(), subject, List.of(role)).build());
+  private String accessToken(String subject, String role, String audience) {
+    var claims =
+        TestIdentityProvider.claims(issuer(), subject, List.of(role))
+            .expirationTime(Date.from(Instant.now().plusSeconds(accessTokenSeconds)));
+    if (audience != null) {
+      claims.audience(audience);
+    }
+    return TestIdentityProvider.sign(key, claims.build());
   }
 
   @Override
@@ -205,5 +275,83 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
     assertThat(reason.getText()).contains("does not match this tab's sign-in (state)");
     assertThat(tokenRequests).hasSize(before);
     assertThat(browser.getCurrentUrl()).doesNotContain("forged");
+  }
+
+  /** Signs alice in with the identity provider from a fresh tab, as the first test does. */
+  private void signInWithTheIssuer() {
+    freshTab(node.uri() + "/#/runs");
+    chromium.await(By.id("sign-in-oidc")).click();
+  }
+
+  private void awaitSignedInAsAlice() {
+    chromium
+        .waiting()
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("who"), "alice@example.test (operator)"));
+  }
+
+  private List<Map<String, String>> refreshRequests() {
+    return tokenRequests.stream()
+        .filter(request -> "refresh_token".equals(request.get("grant_type")))
+        .toList();
+  }
+
+  private Object stored(String key) {
+    return chromium.script("return sessionStorage.getItem('" + key + "')");
+  }
+
+  @Test
+  void the_dashboard_renews_the_access_token_before_it_expires_with_the_rotated_refresh_token() {
+    giveRefreshTokens = true;
+    accessTokenSeconds = 4; // renewed a quarter of its life, one second, before it expires
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+    int before = refreshRequests().size();
+
+    chromium.waiting().until(driver -> refreshRequests().size() >= before + 2);
+    List<Map<String, String>> renewals = refreshRequests();
+    assertThat(renewals.get(before)).containsEntry("client_id", CLIENT);
+    assertThat(renewals.get(before + 1).get("refresh_token"))
+        .as("the second renewal uses the refresh token the first one gave")
+        .isNotEqualTo(renewals.get(before).get("refresh_token"));
+    chromium.waiting().until(driver -> issued.get(issued.size() - 1).equals(stored("baton.token")));
+    assertThat(chromium.await(By.id("who")).getText()).isEqualTo("alice@example.test (operator)");
+    assertThat(browser.findElements(By.id("sign-in"))).as("never sent to sign in").isEmpty();
+    assertThat(chromium.script("return localStorage.length")).isEqualTo(0L);
+
+    chromium.await(By.id("sign-out")).click();
+    chromium.await(By.id("sign-in-oidc"));
+    assertThat(stored("baton.refresh")).as("sign-out forgets the refresh token").isNull();
+  }
+
+  @Test
+  void a_token_the_node_refuses_is_renewed_and_the_call_made_again() {
+    giveRefreshTokens = true;
+    firstTokenForAnotherAudience = true;
+    int before = refreshRequests().size();
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+    assertThat(refreshRequests()).as("one renewal, on the node's 401").hasSize(before + 1);
+    assertThat(stored("baton.token")).isEqualTo(issued.get(issued.size() - 1));
+  }
+
+  @Test
+  void a_renewal_the_identity_provider_refuses_signs_out_and_says_why() {
+    giveRefreshTokens = true;
+    accessTokenSeconds = 4;
+    refusesToRefresh = true;
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+
+    WebElement reason = chromium.await(By.id("sign-in-reason"));
+    assertThat(reason.getText())
+        .contains("could not be renewed")
+        .contains("Session not active")
+        .contains("Sign in again");
+    assertThat(stored("baton.token")).isNull();
+    assertThat(stored("baton.refresh")).isNull();
+    assertThat(browser.findElements(By.id("who"))).isEmpty();
+    assertThat(chromium.await(By.id("sign-in-oidc")).isDisplayed()).isTrue();
   }
 }
