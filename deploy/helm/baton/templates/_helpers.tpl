@@ -78,7 +78,34 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- else -}}
 {{- $_ := set $config "auth" (mergeOverwrite (default (dict) $config.auth) (dict "mode" "none")) -}}
 {{- end -}}
+{{- with (include "baton.oidcConfig" . | fromYaml) -}}
+{{- $_ := set $config.auth "oidc" . -}}
+{{- end -}}
 {{- toYaml $config -}}
+{{- end -}}
+
+{{/* auth.oidc of the node configuration: the non-empty values of auth.oidc, when an issuer is set. */}}
+{{- define "baton.oidcConfig" -}}
+{{- $oidc := .Values.auth.oidc -}}
+{{- if $oidc.issuer -}}
+{{- if not .Values.auth.keysSecret -}}
+{{- fail "auth.oidc.issuer needs auth.keysSecret: OIDC tokens are accepted with auth.mode keys, besides API keys" -}}
+{{- end -}}
+{{- $_ := required "auth.oidc.audience is required with auth.oidc.issuer (the aud the tokens must name)" $oidc.audience -}}
+{{- $set := dict -}}
+{{- range $key, $value := $oidc -}}
+{{- if $value -}}
+{{- $_ := set $set $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $set -}}
+{{- else -}}
+{{- range $key := list "audience" "jwksUrl" "clientId" "flowsClaim" -}}
+{{- if index $oidc $key -}}
+{{- fail (printf "auth.oidc.%s needs auth.oidc.issuer" $key) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 
 {{/* The credentials, each from a Secret. */}}

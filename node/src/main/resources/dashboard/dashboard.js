@@ -15,6 +15,11 @@
 // endpoint with the verifier's SHA-256 (S256), comes back to / with a code, and trades code and
 // verifier at the token endpoint for an access token, kept like an API key. The code is taken out
 // of the address at once; a state that does not match this tab's request is refused.
+//
+// When the token endpoint also gives a refresh_token, it is kept beside the access token (same
+// sessionStorage) and traded for a new access token before the old one expires (a quarter of its
+// life, at most 30 s, before), and at once when the node answers 401 (the call is then made again
+// once). When the identity provider refuses to refresh, the dashboard signs out and says why.
 'use strict';
 
 const API = '/api/v1';
@@ -24,6 +29,10 @@ const PAGE = 50;
 const main = document.getElementById('main');
 const TOKEN_KEY = 'baton.token';
 const PKCE_KEY = 'baton.pkce';
+const REFRESH_KEY = 'baton.refresh'; // { refreshToken, tokenEndpoint, clientId, expiresAt }
+const REFRESH_MARGIN_MS = 30000;
+let refreshTimer = null;
+let refreshing = null;   // the refresh under way, shared by every caller that needs it
 let signInOptions = null; // GET /sign-in: how one may sign in (fetched once)
 let stream = null;       // the live stream of the current page: { close() }
 let me = null;           // GET /me: who is signed in and the permissions the route table grants
@@ -66,10 +75,16 @@ function withToken(headers) {
   return all;
 }
 
-async function api(path, options) {
+async function api(path, options, refreshed) {
   const request = Object.assign({}, options || {});
-  request.headers = withToken(request.headers);
+  request.headers = withToken(Object.assign({}, options && options.headers));
   const response = await fetch(API + path, request);
+  if (response.status === 401 && !refreshed && canRefresh()) {
+    if (await refreshToken()) return api(path, options, true);
+    const ended = new Error('The identity provider did not renew the sign-in');
+    ended.status = 401; // refreshToken signed out and said why
+    throw ended;
+  }
   const text = await response.text();
   let body = null;
   try { body = text ? JSON.parse(text) : null; } catch (e) { body = { detail: text }; }
@@ -130,7 +145,11 @@ function openStream(query, onRun) {
     const headers = withToken({ Accept: 'text/event-stream' });
     if (lastId !== null) headers['Last-Event-ID'] = lastId;
     const response = await fetch(API + '/stream/runs' + (query ? '?' + query : ''), { headers, signal: controller.signal });
-    if (response.status === 401) { closed = true; signIn('Your API key is no longer accepted'); return; }
+    if (response.status === 401) {
+      // a renewed token reconnects below; a refused renewal has signed out already
+      if (canRefresh()) { if (!(await refreshToken())) closed = true; return; }
+      closed = true; signIn('Your API key is no longer accepted'); return;
+    }
     if (response.status === 403) { closed = true; live.textContent = 'no live updates for this key'; return; }
     if (!response.ok || !response.body) throw new Error('HTTP ' + response.status);
     live.textContent = 'live';
@@ -182,6 +201,7 @@ function closeStream() {
 // Asks for an API key (the node answered 401): the key stays in this tab's sessionStorage.
 function signIn(why) {
   closeStream();
+  forgetRefresh();
   sessionStorage.removeItem(TOKEN_KEY);
   me = null;
   currentRoute++;
@@ -275,8 +295,86 @@ async function finishSignIn() {
   if (!response.ok || !answer.access_token) {
     return 'The identity provider gave no token: ' + (answer.error_description || answer.error || 'HTTP ' + response.status);
   }
-  sessionStorage.setItem(TOKEN_KEY, answer.access_token);
+  keepTokens(answer, pending.tokenEndpoint, pending.clientId);
   return null;
+}
+
+// Keeps a token endpoint's answer: the access token, and what renewing it needs when the answer
+// holds a refresh token; schedules the renewal.
+function keepTokens(answer, tokenEndpoint, clientId) {
+  sessionStorage.setItem(TOKEN_KEY, answer.access_token);
+  if (!answer.refresh_token) { forgetRefresh(); return; }
+  const seconds = Number(answer.expires_in) || secondsLeft(answer.access_token);
+  sessionStorage.setItem(REFRESH_KEY, JSON.stringify({
+    refreshToken: answer.refresh_token, tokenEndpoint, clientId,
+    expiresAt: seconds ? Date.now() + seconds * 1000 : null,
+  }));
+  scheduleRefresh();
+}
+
+// The seconds a JWT access token has left by its exp claim, or null when it is not a JWT.
+function secondsLeft(accessToken) {
+  try {
+    const payload = accessToken.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const exp = JSON.parse(atob(payload)).exp;
+    return typeof exp === 'number' ? exp - Date.now() / 1000 : null;
+  } catch (e) { return null; }
+}
+
+function refreshState() { return JSON.parse(sessionStorage.getItem(REFRESH_KEY) || 'null'); }
+
+function canRefresh() { return refreshState() !== null; }
+
+function forgetRefresh() {
+  clearTimeout(refreshTimer);
+  refreshTimer = null;
+  sessionStorage.removeItem(REFRESH_KEY);
+}
+
+// Renews the access token a quarter of its life (at most REFRESH_MARGIN_MS) before it expires.
+function scheduleRefresh() {
+  clearTimeout(refreshTimer);
+  const state = refreshState();
+  if (!state || !state.expiresAt) return;
+  const left = state.expiresAt - Date.now();
+  const margin = Math.min(REFRESH_MARGIN_MS, Math.max(0, left) / 4);
+  refreshTimer = setTimeout(() => { refreshToken(); }, Math.max(0, left - margin));
+}
+
+// Trades the refresh token for a new access token; one renewal at a time, whoever asks. Answers
+// whether it renewed; when the identity provider refuses, signs out with its reason.
+function refreshToken() {
+  if (!refreshing) {
+    refreshing = renew().finally(() => { refreshing = null; });
+  }
+  return refreshing;
+}
+
+async function renew() {
+  const state = refreshState();
+  if (!state) return false;
+  let answer = {};
+  let status = 0;
+  try {
+    const response = await fetch(state.tokenEndpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: state.refreshToken, client_id: state.clientId }),
+    });
+    status = response.status;
+    answer = await response.json().catch(() => ({}));
+  } catch (e) {
+    answer = { error_description: e.message };
+  }
+  if (refreshState() === null) return false; // signed out meanwhile
+  if (status < 200 || status > 299 || !answer.access_token) {
+    signIn('Your sign-in with the identity provider ended and could not be renewed: '
+      + (answer.error_description || answer.error || 'HTTP ' + status) + '. Sign in again.');
+    return false;
+  }
+  // a provider that does not rotate refresh tokens answers without one: the old one stays good
+  keepTokens(Object.assign({ refresh_token: state.refreshToken }, answer), state.tokenEndpoint, state.clientId);
+  return true;
 }
 
 function signOut() {
@@ -299,6 +397,7 @@ async function start() {
   let refused = null;
   try { refused = await finishSignIn(); } catch (error) { refused = error.message; }
   if (refused) { signIn(refused); return; }
+  scheduleRefresh(); // a reloaded tab keeps renewing the token it holds
   try {
     me = await api('/me');
   } catch (error) {

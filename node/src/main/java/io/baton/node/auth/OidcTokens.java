@@ -29,7 +29,9 @@ import java.util.Set;
  * (against the node's clock, one minute of skew). Keys are cached and fetched again when a token
  * names a key id the cache lacks (the issuer rotated its keys), at most every {@link
  * OidcSettings#jwksMinRefresh()}. The caller's role comes from {@link OidcSettings#roleClaim()}; a
- * token without a known role is refused. Thread-safe.
+ * token without a known role is refused. With {@link OidcSettings#flowsClaim()} set, the caller is
+ * limited to the flow-name patterns of that claim, checked as an API key's are; a token without
+ * patterns there is refused rather than let act on every flow. Thread-safe.
  */
 public final class OidcTokens implements Authenticator {
   private static final Set<JWSAlgorithm> ALGORITHMS =
@@ -121,7 +123,7 @@ public final class OidcTokens implements Authenticator {
       throw refused("its signature could not be checked: " + e.getMessage());
     }
     String name = text(claims, settings.nameClaim());
-    return new Principal(name, role(claims, name), FlowPatterns.ANY, AuthMethod.OIDC);
+    return new Principal(name, role(claims, name), flows(claims, name), AuthMethod.OIDC);
   }
 
   private static String reason(BadJOSEException e) {
@@ -170,6 +172,54 @@ public final class OidcTokens implements Authenticator {
               + "' (one of viewer, operator, developer, admin)");
     }
     return highest;
+  }
+
+  /**
+   * The flow patterns of the flows claim: a list of strings, or one string of patterns separated by
+   * spaces or commas (how providers that cannot emit lists write a scope-like claim).
+   */
+  private FlowPatterns flows(JWTClaimsSet claims, String name) {
+    String claim = settings.flowsClaim();
+    if (claim == null) {
+      return FlowPatterns.ANY;
+    }
+    Object value = claims.getClaim(claim);
+    List<String> patterns = new ArrayList<>();
+    if (value instanceof String text) {
+      patterns.addAll(List.of(text.trim().split("[\\s,]+")));
+    } else if (value instanceof List<?> list) {
+      for (Object item : list) {
+        if (!(item instanceof String pattern)) {
+          throw refused(
+              "claim '"
+                  + claim
+                  + "' of '"
+                  + name
+                  + "' holds "
+                  + item
+                  + ", not a flow-name pattern");
+        }
+        patterns.add(pattern.trim());
+      }
+    } else if (value != null) {
+      throw refused(
+          "claim '"
+              + claim
+              + "' of '"
+              + name
+              + "' is neither a list nor a string of flow patterns");
+    }
+    patterns.removeIf(String::isEmpty);
+    if (patterns.isEmpty()) {
+      throw refused(
+          "'"
+              + name
+              + "' has no flow patterns in claim '"
+              + claim
+              + "' (such as [\"billing-*\"], or [\"*\"] for every flow)");
+    }
+    // "*" matches every flow: a token carrying it is not limited (it may also read the cluster)
+    return patterns.contains("*") ? FlowPatterns.ANY : FlowPatterns.of(patterns);
   }
 
   private static String text(JWTClaimsSet claims, String claim) {

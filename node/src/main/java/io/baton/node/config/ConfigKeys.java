@@ -133,6 +133,12 @@ public final class ConfigKeys {
           ConfigType.STRING,
           "sub",
           "The token claim that names the caller in the journal and the audit record.");
+  public static final ConfigKey AUTH_OIDC_FLOWS_CLAIM =
+      add(
+          "auth.oidc.flowsClaim",
+          ConfigType.STRING,
+          null,
+          "The token claim limiting the caller to flow-name patterns, as an API key's flows are (billing-*; * alone: every flow): a list, or one string of patterns separated by spaces or commas. When set, a token without patterns in this claim is refused; when not set, tokens act on every flow their role allows.");
   public static final ConfigKey AUTH_METRICS =
       choice(
           "auth.metrics",

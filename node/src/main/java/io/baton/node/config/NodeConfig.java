@@ -179,12 +179,23 @@ public record NodeConfig(
               + ": none explicitly");
     }
     OidcSettings oidc = required ? oidc(settings) : null;
+    if (oidc == null) {
+      requireIssuer(settings, ConfigKeys.AUTH_OIDC_FLOWS_CLAIM);
+    }
     return new Auth(
         required,
         required ? keysFile : null,
         settings.choice(ConfigKeys.AUTH_METRICS).equals("open"),
         oidc,
         dashboardSignIn(settings, oidc));
+  }
+
+  /** A key that means something only with an issuer is refused, not ignored, without one. */
+  private static void requireIssuer(Settings settings, ConfigKey key) {
+    if (settings.optional(key).filter(value -> !value.isBlank()).isPresent()) {
+      throw settings.bad(
+          key, "needs " + ConfigKeys.AUTH_OIDC_ISSUER.name() + " (and auth.mode keys)");
+    }
   }
 
   /** The dashboard's OIDC sign-in when an issuer and auth.oidc.clientId are set, else null. */
@@ -231,8 +242,31 @@ public record NodeConfig(
         jwksUrl,
         settings.string(ConfigKeys.AUTH_OIDC_ROLE_CLAIM),
         settings.string(ConfigKeys.AUTH_OIDC_NAME_CLAIM),
+        flowsClaim(settings),
         OidcSettings.DEFAULT_JWKS_CACHE_TTL,
         OidcSettings.DEFAULT_JWKS_MIN_REFRESH);
+  }
+
+  /** The claim naming a token's flow patterns, or null; another claim's name would be a mistake. */
+  private static String flowsClaim(Settings settings) {
+    String claim = settings.optional(ConfigKeys.AUTH_OIDC_FLOWS_CLAIM).map(String::trim).orElse("");
+    if (claim.isEmpty()) {
+      return null;
+    }
+    if (claim.chars().anyMatch(c -> Character.isWhitespace(c) || c == ',')) {
+      throw settings.bad(
+          ConfigKeys.AUTH_OIDC_FLOWS_CLAIM,
+          "names one claim (such as baton_flows), not a list; the patterns go in the token's claim");
+    }
+    for (ConfigKey other :
+        List.of(ConfigKeys.AUTH_OIDC_ROLE_CLAIM, ConfigKeys.AUTH_OIDC_NAME_CLAIM)) {
+      if (claim.equals(settings.string(other))) {
+        throw settings.bad(
+            ConfigKeys.AUTH_OIDC_FLOWS_CLAIM,
+            "is the same claim as " + other.name() + "; flow patterns need a claim of their own");
+      }
+    }
+    return claim;
   }
 
   private static URI httpUrl(Settings settings, ConfigKey key, String value) {

@@ -72,6 +72,39 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void an_oidc_flows_claim_names_one_claim_of_its_own_and_needs_an_issuer() {
+    Map<String, String> env = new HashMap<>();
+    env.put("BATON_AUTH_MODE", "keys");
+    env.put("BATON_AUTH_KEYS_FILE", "/etc/baton/keys.yaml");
+    env.put("BATON_AUTH_OIDC_FLOWS_CLAIM", "baton_flows");
+    assertThatThrownBy(() -> load(null, env, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.oidc.flowsClaim")
+        .hasMessageContaining("needs auth.oidc.issuer");
+
+    env.put("BATON_AUTH_OIDC_ISSUER", "https://idp.example.test/realms/ops");
+    env.put("BATON_AUTH_OIDC_AUDIENCE", "baton-api");
+    assertThat(load(null, env, Map.of()).auth().oidc().flowsClaim()).isEqualTo("baton_flows");
+
+    env.put("BATON_AUTH_OIDC_FLOWS_CLAIM", "billing-*, reports-*");
+    assertThatThrownBy(() -> load(null, env, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.oidc.flowsClaim")
+        .hasMessageContaining("names one claim");
+
+    env.put("BATON_AUTH_OIDC_FLOWS_CLAIM", "roles");
+    assertThatThrownBy(() -> load(null, env, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.oidc.flowsClaim")
+        .hasMessageContaining("same claim as auth.oidc.roleClaim");
+
+    env.remove("BATON_AUTH_OIDC_FLOWS_CLAIM");
+    assertThat(load(null, env, Map.of()).auth().oidc().flowsClaim())
+        .as("no claim: tokens act on every flow their role allows")
+        .isNull();
+  }
+
+  @Test
   void a_secret_is_read_from_the_file_its_FILE_variable_names(@TempDir Path secrets)
       throws IOException {
     Path password = Files.writeString(secrets.resolve("db-password"), "s3cret\n");

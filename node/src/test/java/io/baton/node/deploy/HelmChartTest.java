@@ -8,7 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import io.baton.node.auth.OidcSettings;
 import io.baton.node.config.ConfigKeys;
+import io.baton.node.config.ConfigLoader;
+import io.baton.node.config.NodeConfig;
 import io.baton.node.http.HttpApi;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -356,6 +359,56 @@ class HelmChartTest {
         .hasMessageContaining("existingSecret");
   }
 
+  /** The node configuration a rendered chart gives its pods, read as a node reads it. */
+  private static NodeConfig loadedNodeConfig(RenderedChart chart) throws IOException {
+    Path file = Files.createTempFile("baton", ".yaml");
+    Files.writeString(file, chart.one(ConfigMap.class).getData().get("baton.yaml"));
+    return NodeConfig.from(ConfigLoader.load(file, Map.of(), Map.of(), Map.of()));
+  }
+
+  @Test
+  void oidc_values_become_the_nodes_auth_oidc_configuration() throws IOException {
+    NodeConfig full = loadedNodeConfig(render("full.yaml"));
+    OidcSettings oidc = full.auth().oidc();
+    assertThat(oidc.issuer()).isEqualTo("https://idp.example.com/realms/ops");
+    assertThat(oidc.audience()).isEqualTo("baton-api");
+    assertThat(oidc.jwksUrl()).as("found through discovery").isNull();
+    assertThat(oidc.roleClaim()).isEqualTo("baton_roles");
+    assertThat(oidc.nameClaim()).isEqualTo("sub");
+    assertThat(oidc.flowsClaim()).isEqualTo("baton_flows");
+    assertThat(full.auth().dashboardSignIn().clientId()).isEqualTo("baton-dashboard");
+    assertThat(full.auth().dashboardSignIn().scope()).isEqualTo("openid profile");
+
+    NodeConfig defaults = loadedNodeConfig(render("defaults"));
+    assertThat(defaults.auth().required()).isTrue();
+    assertThat(defaults.auth().oidc()).as("no issuer, no OIDC").isNull();
+    assertThat(nodeConfig(render("defaults")).at("/auth/oidc").isMissingNode()).isTrue();
+  }
+
+  @Test
+  void oidc_values_that_the_node_would_refuse_fail_the_install_with_the_key() {
+    String issuer = "https://idp.example.com/realms/ops";
+    assertThatThrownBy(() -> new Helm(CHART).template().set("auth.oidc.issuer", issuer).call())
+        .hasMessageContaining("auth.oidc.audience is required with auth.oidc.issuer");
+    assertThatThrownBy(
+            () ->
+                new Helm(CHART)
+                    .template()
+                    .set("auth.oidc.issuer", issuer)
+                    .set("auth.oidc.audience", "baton-api")
+                    .set("auth.keysSecret", "")
+                    .call())
+        .hasMessageContaining("auth.oidc.issuer needs auth.keysSecret");
+    assertThatThrownBy(
+            () -> new Helm(CHART).template().set("auth.oidc.flowsClaim", "baton_flows").call())
+        .hasMessageContaining("auth.oidc.flowsClaim needs auth.oidc.issuer");
+    assertThatThrownBy(
+            () -> new Helm(CHART).template().set("auth.oidc.flowsClaim", "billing-* ops").call())
+        .hasMessageContaining("flowsClaim");
+    assertThatThrownBy(() -> new Helm(CHART).template().set("auth.oidc.isuer", issuer).call())
+        .hasMessageContaining("isuer");
+  }
+
   @Test
   void the_schema_names_only_real_configuration_keys() throws IOException {
     JsonNode schema = YAML.readTree(CHART.resolve("values.schema.json").toFile());
@@ -373,6 +426,13 @@ class HelmChartTest {
     Set<String> known = ConfigKeys.all().stream().map(k -> k.name()).collect(Collectors.toSet());
 
     assertThat(known).containsAll(keys);
+    List<String> oidc = new ArrayList<>();
+    schema
+        .at("/properties/auth/properties/oidc/properties")
+        .fieldNames()
+        .forEachRemaining(key -> oidc.add("auth.oidc." + key));
+    assertThat(oidc).isNotEmpty();
+    assertThat(known).containsAll(oidc);
   }
 
   @Test

@@ -1,48 +1,29 @@
 package io.baton.node.http;
 
+import static io.baton.node.http.TestIdentityProvider.form;
+import static io.baton.node.http.TestIdentityProvider.s256;
+import static io.baton.node.http.TestIdentityProvider.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.baton.node.auth.ApiKeys;
 import io.baton.node.auth.ApiTokens;
 import io.baton.node.auth.Authenticator;
-import io.baton.node.auth.BearerTokens;
 import io.baton.node.auth.OidcSettings;
-import io.baton.node.auth.OidcTokens;
-import io.baton.time.SystemScheduler;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.Date;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
@@ -51,18 +32,20 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
  * The dashboard signs in with the organisation's identity provider, in real headless Chromium: the
- * authorization-code flow with PKCE against a small identity provider this test serves (discovery
- * document, authorization endpoint that signs "alice" in at once, token endpoint that checks the
+ * authorization-code flow with PKCE against a {@link TestIdentityProvider} (discovery document, and
+ * this test's authorization endpoint that signs "alice" in at once, token endpoint that checks the
  * code, the redirect URI and the verifier against the S256 challenge, JWKS with the key that signs
  * its tokens). The dashboard comes back signed in as the token's subject with its role, the code is
  * gone from the address, the token is in sessionStorage only; an answer whose state this tab did
- * not ask for is refused without asking for a token.
+ * not ask for is refused without asking for a token. With refresh tokens the dashboard renews a
+ * short-lived access token before it expires (with the rotated refresh token), renews on the node's
+ * 401 and makes the call again, and signs out with the provider's reason when it refuses to renew.
  */
 class DashboardOidcSignInBrowserTest extends ApiTestBase {
-  private static final String AUDIENCE = "baton-api";
+  private static final String REALM = "baton";
   private static final String CLIENT = "baton-dashboard";
 
-  private final RSAKey key = generate();
+  private final RSAKey key = TestIdentityProvider.newKey("idp");
   private final String adminToken = ApiTokens.generate();
 
   /** Codes the authorization endpoint gave: code to {challenge, redirect_uri, client_id}. */
@@ -70,56 +53,31 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
 
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final List<Map<String, String>> tokenRequests = new CopyOnWriteArrayList<>();
-  private HttpServer idp;
+
+  /** Refresh tokens the token endpoint gave and has not yet traded (it rotates them). */
+  private final Set<String> refreshTokens = ConcurrentHashMap.newKeySet();
+
+  /** Access tokens the token endpoint gave, in order. */
+  private final List<String> issued = new CopyOnWriteArrayList<>();
+
+  // how the token endpoint behaves in the current test
+  private volatile boolean giveRefreshTokens;
+  private volatile long accessTokenSeconds;
+  private volatile boolean firstTokenForAnotherAudience;
+  private volatile boolean refusesToRefresh;
+
+  private TestIdentityProvider idp;
   private HeadlessChromium chromium;
   private WebDriver browser;
 
-  private static RSAKey generate() {
-    try {
-      return new RSAKeyGenerator(2048).keyID("idp").generate();
-    } catch (JOSEException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   private String issuer() {
     if (idp == null) {
-      try {
-        idp = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      idp.createContext("/realms/baton/", this::identityProvider);
-      idp.start();
+      idp = TestIdentityProvider.start();
+      idp.openRealm(REALM, key);
+      idp.handle("/realms/" + REALM + "/auth", this::authorize);
+      idp.handle("/realms/" + REALM + "/token", this::token);
     }
-    return "http://127.0.0.1:" + idp.getAddress().getPort() + "/realms/baton";
-  }
-
-  private void identityProvider(HttpExchange exchange) throws IOException {
-    String path = exchange.getRequestURI().getPath();
-    String base = issuer();
-    if (path.endsWith("/.well-known/openid-configuration")) {
-      send(
-          exchange,
-          200,
-          "{\"issuer\": \""
-              + base
-              + "\", \"authorization_endpoint\": \""
-              + base
-              + "/auth\", \"token_endpoint\": \""
-              + base
-              + "/token\", \"jwks_uri\": \""
-              + base
-              + "/certs\"}");
-    } else if (path.endsWith("/certs")) {
-      send(exchange, 200, new JWKSet(key.toPublicJWK()).toString(true));
-    } else if (path.endsWith("/auth")) {
-      authorize(exchange);
-    } else if (path.endsWith("/token") && "POST".equals(exchange.getRequestMethod())) {
-      token(exchange);
-    } else {
-      send(exchange, 404, "{\"error\": \"not_found\"}");
-    }
+    return idp.issuer(REALM);
   }
 
   /** Signs alice in at once (a real provider would ask her) and sends the browser back. */
@@ -148,11 +106,32 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
     exchange.close();
   }
 
-  /** The token endpoint: the code once, for the same client and redirect URI, and PKCE. */
+  @BeforeEach
+  void providerAsUsual() {
+    authorizations.clear();
+    tokenRequests.clear();
+    giveRefreshTokens = false;
+    accessTokenSeconds = 300;
+    firstTokenForAnotherAudience = false;
+    refusesToRefresh = false;
+  }
+
+  /**
+   * The token endpoint: the code once, for the same client and redirect URI, and PKCE; a refresh
+   * token once (it is rotated), for the same client, unless the test makes it refuse.
+   */
   private void token(HttpExchange exchange) throws IOException {
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      send(exchange, 405, "{\"error\": \"invalid_request\"}");
+      return;
+    }
     Map<String, String> body =
         form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
     tokenRequests.add(body);
+    if ("refresh_token".equals(body.get("grant_type"))) {
+      refresh(exchange, body);
+      return;
+    }
     Map<String, String> granted = codes.remove(String.valueOf(body.get("code")));
     if (granted == null
         || !"authorization_code".equals(body.get("grant_type"))
@@ -168,94 +147,59 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
           "{\"error\": \"invalid_grant\", \"error_description\": \"PKCE verification failed\"}");
       return;
     }
+    sendTokens(exchange, firstTokenForAnotherAudience ? "another-api" : null);
+  }
+
+  private void refresh(HttpExchange exchange, Map<String, String> body) throws IOException {
+    if (refusesToRefresh
+        || !CLIENT.equals(body.get("client_id"))
+        || !refreshTokens.remove(String.valueOf(body.get("refresh_token")))) {
+      send(
+          exchange,
+          400,
+          "{\"error\": \"invalid_grant\", \"error_description\": \"Session not active\"}");
+      return;
+    }
+    sendTokens(exchange, null);
+  }
+
+  /** A new access token for alice (for {@code audience}, or the node's), with a refresh token. */
+  private void sendTokens(HttpExchange exchange, String audience) throws IOException {
+    String access = accessToken("alice@example.test", "operator", audience);
+    issued.add(access);
+    String refresh = "";
+    if (giveRefreshTokens) {
+      String refreshToken = UUID.randomUUID().toString();
+      refreshTokens.add(refreshToken);
+      refresh = ", \"refresh_token\": \"" + refreshToken + "\"";
+    }
     send(
         exchange,
         200,
         "{\"access_token\": \""
-            + accessToken("alice@example.test", "operator")
-            + "\", \"token_type\": \"Bearer\", \"expires_in\": 300}");
+            + access
+            + "\", \"token_type\": \"Bearer\", \"expires_in\": "
+            + accessTokenSeconds
+            + refresh
+            + "}");
   }
 
-  private String accessToken(String subject, String role) {
-    Instant now = Instant.now();
-    try {
-      SignedJWT jwt =
-          new SignedJWT(
-              new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(),
-              new JWTClaimsSet.Builder()
-                  .issuer(issuer())
-                  .audience(AUDIENCE)
-                  .subject(subject)
-                  .issueTime(Date.from(now))
-                  .expirationTime(Date.from(now.plusSeconds(300)))
-                  .claim("roles", List.of(role))
-                  .build());
-      jwt.sign(new RSASSASigner(key));
-      return jwt.serialize();
-    } catch (JOSEException e) {
-      throw new IllegalStateException(e);
+  private String accessToken(String subject, String role, String audience) {
+    var claims =
+        TestIdentityProvider.claims(issuer(), subject, List.of(role))
+            .expirationTime(Date.from(Instant.now().plusSeconds(accessTokenSeconds)));
+    if (audience != null) {
+      claims.audience(audience);
     }
-  }
-
-  private static String s256(String verifier) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-      return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static Map<String, String> form(String encoded) {
-    Map<String, String> fields = new HashMap<>();
-    if (encoded == null || encoded.isEmpty()) {
-      return fields;
-    }
-    for (String pair : encoded.split("&")) {
-      int equals = pair.indexOf('=');
-      String name = equals < 0 ? pair : pair.substring(0, equals);
-      String value = equals < 0 ? "" : pair.substring(equals + 1);
-      fields.put(
-          URLDecoder.decode(name, StandardCharsets.UTF_8),
-          URLDecoder.decode(value, StandardCharsets.UTF_8));
-    }
-    return fields;
-  }
-
-  /** A JSON answer the dashboard's page (another origin) may read. */
-  private static void send(HttpExchange exchange, int status, String json) throws IOException {
-    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().add("Content-Type", "application/json");
-    exchange.getResponseHeaders().add("Access-Control-Allow-Origin", "*");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+    return TestIdentityProvider.sign(key, claims.build());
   }
 
   @Override
   protected Authenticator authenticator() {
-    try {
-      Path file = Files.createTempFile("baton-keys", ".yaml");
-      Files.writeString(
-          file,
-          "keys:\n  - {name: root, role: admin, hash: \"" + ApiTokens.hash(adminToken) + "\"}\n");
-      return new BearerTokens(
-          ApiKeys.load(file, SystemScheduler.systemClock()),
-          new OidcTokens(
-              new OidcSettings(
-                  issuer(),
-                  AUDIENCE,
-                  null,
-                  OidcSettings.DEFAULT_ROLE_CLAIM,
-                  OidcSettings.DEFAULT_NAME_CLAIM,
-                  OidcSettings.DEFAULT_JWKS_CACHE_TTL,
-                  Duration.ofMillis(100)),
-              SystemScheduler.systemClock()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TestIdentityProvider.keysAndTokens(
+        adminToken,
+        OidcSettings.of(issuer(), TestIdentityProvider.AUDIENCE, null)
+            .withJwksMinRefresh(Duration.ofMillis(100)));
   }
 
   @Override
@@ -275,7 +219,7 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
       chromium.close();
     }
     if (idp != null) {
-      idp.stop(0);
+      idp.close();
     }
   }
 
@@ -289,7 +233,8 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
   void the_sign_in_page_offers_the_identity_provider_and_signs_in_with_a_pkce_code() {
     freshTab(node.uri() + "/#/cluster");
     WebElement button = chromium.await(By.id("sign-in-oidc"));
-    assertThat(button.getText()).isEqualTo("Sign in with 127.0.0.1:" + idp.getAddress().getPort());
+    assertThat(button.getText())
+        .isEqualTo("Sign in with " + idp.base().substring("http://".length()));
     button.click();
 
     chromium
@@ -330,5 +275,83 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
     assertThat(reason.getText()).contains("does not match this tab's sign-in (state)");
     assertThat(tokenRequests).hasSize(before);
     assertThat(browser.getCurrentUrl()).doesNotContain("forged");
+  }
+
+  /** Signs alice in with the identity provider from a fresh tab, as the first test does. */
+  private void signInWithTheIssuer() {
+    freshTab(node.uri() + "/#/runs");
+    chromium.await(By.id("sign-in-oidc")).click();
+  }
+
+  private void awaitSignedInAsAlice() {
+    chromium
+        .waiting()
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("who"), "alice@example.test (operator)"));
+  }
+
+  private List<Map<String, String>> refreshRequests() {
+    return tokenRequests.stream()
+        .filter(request -> "refresh_token".equals(request.get("grant_type")))
+        .toList();
+  }
+
+  private Object stored(String key) {
+    return chromium.script("return sessionStorage.getItem('" + key + "')");
+  }
+
+  @Test
+  void the_dashboard_renews_the_access_token_before_it_expires_with_the_rotated_refresh_token() {
+    giveRefreshTokens = true;
+    accessTokenSeconds = 4; // renewed a quarter of its life, one second, before it expires
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+    int before = refreshRequests().size();
+
+    chromium.waiting().until(driver -> refreshRequests().size() >= before + 2);
+    List<Map<String, String>> renewals = refreshRequests();
+    assertThat(renewals.get(before)).containsEntry("client_id", CLIENT);
+    assertThat(renewals.get(before + 1).get("refresh_token"))
+        .as("the second renewal uses the refresh token the first one gave")
+        .isNotEqualTo(renewals.get(before).get("refresh_token"));
+    chromium.waiting().until(driver -> issued.get(issued.size() - 1).equals(stored("baton.token")));
+    assertThat(chromium.await(By.id("who")).getText()).isEqualTo("alice@example.test (operator)");
+    assertThat(browser.findElements(By.id("sign-in"))).as("never sent to sign in").isEmpty();
+    assertThat(chromium.script("return localStorage.length")).isEqualTo(0L);
+
+    chromium.await(By.id("sign-out")).click();
+    chromium.await(By.id("sign-in-oidc"));
+    assertThat(stored("baton.refresh")).as("sign-out forgets the refresh token").isNull();
+  }
+
+  @Test
+  void a_token_the_node_refuses_is_renewed_and_the_call_made_again() {
+    giveRefreshTokens = true;
+    firstTokenForAnotherAudience = true;
+    int before = refreshRequests().size();
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+    assertThat(refreshRequests()).as("one renewal, on the node's 401").hasSize(before + 1);
+    assertThat(stored("baton.token")).isEqualTo(issued.get(issued.size() - 1));
+  }
+
+  @Test
+  void a_renewal_the_identity_provider_refuses_signs_out_and_says_why() {
+    giveRefreshTokens = true;
+    accessTokenSeconds = 4;
+    refusesToRefresh = true;
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+
+    WebElement reason = chromium.await(By.id("sign-in-reason"));
+    assertThat(reason.getText())
+        .contains("could not be renewed")
+        .contains("Session not active")
+        .contains("Sign in again");
+    assertThat(stored("baton.token")).isNull();
+    assertThat(stored("baton.refresh")).isNull();
+    assertThat(browser.findElements(By.id("who"))).isEmpty();
+    assertThat(chromium.await(By.id("sign-in-oidc")).isDisplayed()).isTrue();
   }
 }
