@@ -278,6 +278,18 @@ public final class InMemoryLeaseService {
     return new LiveNodes(nodes, revision, tokens);
   }
 
+  synchronized Map<String, Instant> nodeLeaseExpiries() {
+    expireDue();
+    Map<String, Instant> expiries = new HashMap<>();
+    Instant now = scheduler.now();
+    long nanos = scheduler.nanoTime();
+    for (long leaseId : nodeLeases.values()) {
+      Lease lease = leases.get(leaseId);
+      expiries.put(lease.nodeId, now.plusNanos(lease.expiresAtNanos - nanos));
+    }
+    return expiries;
+  }
+
   Subscription watch(OrphanListener listener) {
     watchers.add(listener);
     return () -> watchers.remove(listener);
