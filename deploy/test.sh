@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh Debian machine with JDK 17 and Maven:
-# installs PostgreSQL, etcd and Chromium with its driver with apt-get when they are missing, makes sure
+# installs PostgreSQL, etcd, Chromium with its driver and zsh with apt-get when they are missing, makes sure
 # PostgreSQL answers on 127.0.0.1 (loopback only), then runs `mvn verify`.
 # The tests start their own etcd members on free loopback ports; nothing is
 # left listening on 0.0.0.0. Extra arguments go to Maven.
@@ -17,6 +17,8 @@ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 # The dashboard's browser tests drive Debian's headless Chromium through its driver.
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+# `baton completion zsh` is checked in a real zsh.
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "test.sh: installing ${missing[*]}"
   as_root apt-get update -qq

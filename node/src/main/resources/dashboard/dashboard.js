@@ -710,16 +710,38 @@ async function flowView(name) {
 
 // --- cluster ----------------------------------------------------------------------------------
 
+// Time left on a node's lease when the node answered (its clock, not the browser's).
+function leaseEnds(n) {
+  if (n.leaseRemainingMillis === null || n.leaseRemainingMillis === undefined) return n.leaseState === 'GONE' ? 'ended' : 'unknown';
+  return 'in ' + (Math.max(0, n.leaseRemainingMillis) / 1000).toFixed(1) + ' s';
+}
+
+function nodesTable(cluster) {
+  return el('table', { id: 'nodes' },
+    el('thead', {}, el('tr', {}, ['Node', 'Address', 'Lease', 'Lease ends', 'Draining', 'Running runs', 'Claims', 'Fenced-out writes', 'Started'].map((h) => el('th', { text: h })))),
+    el('tbody', {}, cluster.nodes.map((n) => el('tr', { 'data-node': n.id },
+      el('td', { text: n.id + (n.self ? ' (this node)' : '') }), el('td', { text: n.address }),
+      el('td', { class: 'lease-state', text: n.leaseState }),
+      el('td', { class: 'lease-ends', title: n.leaseExpiresAt ? when(n.leaseExpiresAt) : 'unknown', text: leaseEnds(n) }),
+      el('td', { text: n.draining ? 'yes' : 'no' }),
+      el('td', { text: String(n.ownedRuns) }), el('td', { class: 'claims', text: String(n.claims) }),
+      el('td', { class: 'fenced-out' + (n.fencedOutWrites > 0 ? ' error' : ''), text: String(n.fencedOutWrites) }),
+      el('td', { text: when(n.startedAt) })))));
+}
+
+// Leases change without any run changing (a node that stopped renewing): the nodes are read again
+// every few seconds while the page is open.
+async function refreshNodes(route) {
+  const cluster = await api('/cluster');
+  const table = document.getElementById('nodes');
+  if (route === currentRoute && table) table.replaceWith(nodesTable(cluster));
+}
+
 async function clusterView() {
   const route = currentRoute;
   const [cluster, recovery] = await Promise.all([api('/cluster'), api('/recovery/incomplete?limit=50')]);
   show(route, el('h1', { text: 'Cluster' }),
-    el('div', { class: 'card' }, el('table', { id: 'nodes' },
-      el('thead', {}, el('tr', {}, ['Node', 'Address', 'Lease', 'Draining', 'Running runs', 'Started'].map((h) => el('th', { text: h })))),
-      el('tbody', {}, cluster.nodes.map((n) => el('tr', { 'data-node': n.id },
-        el('td', { text: n.id + (n.self ? ' (this node)' : '') }), el('td', { text: n.address }),
-        el('td', { text: n.leaseState }), el('td', { text: n.draining ? 'yes' : 'no' }),
-        el('td', { text: String(n.ownedRuns) }), el('td', { text: when(n.startedAt) })))))),
+    el('div', { class: 'card' }, nodesTable(cluster)),
     el('h2', { text: 'Incomplete runs' }),
     el('div', { class: 'card' }, el('table', { id: 'incomplete' },
       el('thead', {}, el('tr', {}, ['Run', 'Status', 'Owner', 'Owner alive', 'Set aside'].map((h) => el('th', { text: h })))),
@@ -730,6 +752,8 @@ async function clusterView() {
         el('td', { class: 'wrap', text: r.setAside ? (r.setAside.reason || 'yes') : '' })))))));
   if (route !== currentRoute) return;
   openStream('', () => { clearTimeout(clusterView.timer); clusterView.timer = setTimeout(clusterView, 500); });
+  clearInterval(clusterView.leases);
+  clusterView.leases = setInterval(() => refreshNodes(route).catch(() => {}), 2000);
 }
 
 // --- routing ----------------------------------------------------------------------------------
@@ -737,6 +761,7 @@ async function clusterView() {
 async function route() {
   closeStream();
   clearTimeout(clusterView.timer);
+  clearInterval(clusterView.leases);
   currentRoute++;
   const hash = location.hash || '#/runs';
   const [path, query] = hash.slice(1).split('?');

@@ -113,6 +113,8 @@ public final class OrchestratorNode implements AutoCloseable {
   private final StoreOutageWatch storeOutageWatch;
   private final Rebalancer rebalancer;
   private final Counter stepsCompleted;
+  private final Counter claimsMade;
+  private final Counter fencedOut;
   private long stepsAtLastLoad;
   private long lastLoadNanos;
   private final Counter storeOutageHandoffs;
@@ -183,6 +185,8 @@ public final class OrchestratorNode implements AutoCloseable {
             this::resumeAfterStandDown);
     this.storeOutageHandoffs = builder.metrics.counter(STORE_OUTAGE_HANDOFFS);
     this.stepsCompleted = builder.metrics.counter(EngineMetrics.STEPS_COMPLETED);
+    this.claimsMade = builder.metrics.counter(EngineMetrics.CLAIMS);
+    this.fencedOut = builder.metrics.counter(EngineMetrics.JOURNAL_FENCED_OUT);
     this.rebalancer =
         new Rebalancer(
             nodeId(),
@@ -490,7 +494,12 @@ public final class OrchestratorNode implements AutoCloseable {
           lastLoadNanos = now;
           NodeInfo loaded =
               current.withLoad(
-                  new NodeLoad(engine.activeCount(), rate, phase.get() == Phase.READY));
+                  new NodeLoad(
+                      engine.activeCount(),
+                      rate,
+                      phase.get() == Phase.READY,
+                      claimsMade.getCount(),
+                      fencedOut.getCount()));
           info = loaded;
           leases.announce(loaded);
           return null;

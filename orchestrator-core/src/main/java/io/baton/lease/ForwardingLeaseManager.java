@@ -1,6 +1,7 @@
 package io.baton.lease;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -117,6 +118,11 @@ public abstract class ForwardingLeaseManager implements LeaseManager {
   @Override
   public LiveNodes liveNodes() {
     return delegate.liveNodes();
+  }
+
+  @Override
+  public Map<String, Instant> nodeLeaseExpiries() {
+    return delegate.nodeLeaseExpiries();
   }
 
   @Override

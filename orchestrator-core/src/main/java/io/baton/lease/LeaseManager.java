@@ -1,6 +1,7 @@
 package io.baton.lease;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -166,6 +167,15 @@ public interface LeaseManager extends AutoCloseable {
   default List<NodeInfo> listNodes() {
     return liveNodes().nodes();
   }
+
+  /**
+   * When each live node's lease ends unless it is renewed, by node id, as the lease service tells
+   * it now (an upper bound: etcd counts in whole seconds); a node whose lease cannot be read is
+   * left out. For operators: a lease close to its end belongs to a node that stopped renewing.
+   *
+   * @throws LeaseUnavailableException the lease service cannot be reached
+   */
+  Map<String, Instant> nodeLeaseExpiries();
 
   /**
    * Pushes, from now on, runs whose owner's lease expired or was revoked. A run released one by one

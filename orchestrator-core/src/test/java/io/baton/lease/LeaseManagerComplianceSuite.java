@@ -139,6 +139,25 @@ public abstract class LeaseManagerComplianceSuite {
   }
 
   @Test
+  void each_live_nodes_lease_ends_within_about_a_ttl_unless_renewed_and_an_expired_one_is_gone() {
+    LeaseManager a = node("node-a");
+    LeaseManager b = node("node-b");
+    Instant before = cluster.now();
+    Map<String, Instant> expiries = a.nodeLeaseExpiries();
+    Instant after = cluster.now();
+    assertThat(expiries).containsKeys("node-a", "node-b");
+    for (String nodeId : List.of("node-a", "node-b")) {
+      assertThat(expiries.get(nodeId))
+          .as(nodeId)
+          .isAfter(before)
+          // etcd answers in whole seconds and the answer is the upper bound
+          .isBeforeOrEqualTo(after.plus(TTL).plusSeconds(1));
+    }
+    cluster.expire(b);
+    assertThat(a.nodeLeaseExpiries()).containsKey("node-a").doesNotContainKey("node-b");
+  }
+
+  @Test
   void acquiring_a_free_run_returns_a_positive_token_and_records_the_lease() {
     LeaseManager a = node("node-a");
     UUID run = UUID.randomUUID();

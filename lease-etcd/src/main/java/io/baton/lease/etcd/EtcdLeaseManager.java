@@ -18,6 +18,7 @@ import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.options.GetOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -327,6 +328,31 @@ public final class EtcdLeaseManager implements LeaseManager {
   public LiveNodes liveNodes() {
     requireOpen();
     return nodeSnapshot();
+  }
+
+  @Override
+  public Map<String, Instant> nodeLeaseExpiries() {
+    requireOpen();
+    GetResponse response =
+        call(
+            () ->
+                client
+                    .getKVClient()
+                    .get(keys.nodesPrefix(), GetOption.builder().isPrefix(true).build()),
+            "listing nodes' leases");
+    LeaseExpiry.Lookup expiries = expiry.lookup();
+    Map<String, Instant> result = new LinkedHashMap<>();
+    for (KeyValue key : response.getKvs()) {
+      String id = keys.nodeId(key.getKey()).orElseThrow();
+      Instant at =
+          key.getLease() == session.leaseId()
+              ? keeper.expiresAt()
+              : expiries.expiresAt(key.getLease());
+      if (at != null) {
+        result.put(id, at);
+      }
+    }
+    return result;
   }
 
   @Override

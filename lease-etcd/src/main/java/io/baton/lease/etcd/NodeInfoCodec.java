@@ -12,8 +12,9 @@ import java.time.format.DateTimeParseException;
 
 /**
  * The node key's value: {@code {"nodeId":..,"address":..,"startedAt":"2026-..Z","version":..,
- * "draining":false,"load":{"activeRuns":..,"stepsPerSecond":..,"accepting":..}}}. Unknown fields
- * are ignored so that newer nodes may add some. Thread-safe.
+ * "draining":false,"load":{"activeRuns":..,"stepsPerSecond":..,"accepting":..,"claims":..,
+ * "fencedOutWrites":..}}}. Unknown fields are ignored so that newer nodes may add some.
+ * Thread-safe.
  */
 final class NodeInfoCodec {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -32,6 +33,8 @@ final class NodeInfoCodec {
       load.put("activeRuns", info.load().activeRuns());
       load.put("stepsPerSecond", info.load().stepsPerSecond());
       load.put("accepting", info.load().accepting());
+      load.put("claims", info.load().claims());
+      load.put("fencedOutWrites", info.load().fencedOutWrites());
     }
     return KeySpace.bytes(json.toString());
   }
@@ -58,7 +61,9 @@ final class NodeInfoCodec {
               ? new NodeLoad(
                   json.path("load").path("activeRuns").asInt(0),
                   json.path("load").path("stepsPerSecond").asDouble(0),
-                  json.path("load").path("accepting").asBoolean(false))
+                  json.path("load").path("accepting").asBoolean(false),
+                  json.path("load").path("claims").asLong(0),
+                  json.path("load").path("fencedOutWrites").asLong(0))
               : NodeLoad.UNKNOWN);
     } catch (JsonProcessingException | DateTimeParseException e) {
       throw new IllegalArgumentException("node " + nodeId + ": unreadable node info", e);

@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code baton completion bash|zsh}: a completion script for every command and option. Load it with
- * {@code source <(baton completion bash)}.
+ * {@code source <(baton completion bash)} (or {@code zsh}).
  */
 @Command(
     name = "completion",
@@ -28,13 +28,10 @@ final class CompletionCommand implements Runnable {
 
   @Override
   public void run() {
+    // One script for both shells: under zsh it loads zsh's bash-completion emulation itself, and
+    // runs compinit only when the shell has not (a second compinit drops the completions the user
+    // registered since the first).
     String script = AutoComplete.bash("baton", spec.root().commandLine());
-    if (shell == Shell.ZSH) {
-      // zsh runs the bash script through its bash completion emulation.
-      script =
-          "autoload -U +X compinit && compinit\nautoload -U +X bashcompinit && bashcompinit\n"
-              + script;
-    }
     spec.commandLine().getOut().print(script);
     spec.commandLine().getOut().flush();
   }

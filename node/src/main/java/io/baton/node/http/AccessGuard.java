@@ -10,6 +10,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * Checks every matched call before its handler runs: the route's {@link RoutePermissions.Rule}, the
@@ -20,6 +21,7 @@ import java.util.UUID;
 final class AccessGuard {
   private static final String PRINCIPAL = "baton.principal";
   private static final String BEARER = "Bearer ";
+  private static final String TREE_READABLE = "baton.treeReadable";
 
   private final Authenticator authenticator;
   private final RoutePermissions permissions;
@@ -105,9 +107,40 @@ final class AccessGuard {
         }
         requireFlow(ctx, flow);
       }
+      case RUN_STREAM -> streamScope(ctx, principal);
       case BODY, NONE -> {
         // BODY: the route checks the flow named in the body once it has read it
       }
+    }
+  }
+
+  /**
+   * The runs a stream may send this request's caller: all for keys not limited to flow patterns;
+   * else the runs of their flows, or every run of the {@code ?root=} tree when its root's flow is
+   * one of theirs (as {@link FlowScope#RUN} lets them read each run of such a tree).
+   */
+  static Predicate<RunRecord> readableRuns(Context ctx) {
+    Principal principal = principal(ctx);
+    if (!principal.flows().limited() || Boolean.TRUE.equals(ctx.attribute(TREE_READABLE))) {
+      return run -> true;
+    }
+    return run -> principal.flows().matches(run.flowName());
+  }
+
+  private void streamScope(Context ctx, Principal principal) {
+    String flow = ctx.queryParam("flow");
+    if (flow != null && !flow.isBlank()) {
+      requireFlow(ctx, flow);
+    }
+    UUID root;
+    try {
+      String text = ctx.queryParam("root");
+      root = text == null || text.isBlank() ? null : UUID.fromString(text.trim());
+    } catch (IllegalArgumentException e) {
+      return; // the route answers 400 for a malformed root
+    }
+    if (root != null && principal.flows().matches(orchestrator.find(root).flowName())) {
+      ctx.attribute(TREE_READABLE, true);
     }
   }
 

@@ -3,6 +3,9 @@ package io.baton.node.http;
 import io.baton.cluster.OrchestratorNode;
 import io.baton.lease.NodeInfo;
 import io.javalin.http.Context;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -10,16 +13,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /api/cluster}: every node with a live lease, plus nodes without one that are still
+ * {@code GET /api/cluster}: every node with a live lease (when it ends unless renewed, and the
+ * claims and fenced-out writes it announced with its load), plus nodes without one that are still
  * recorded as owners of running runs; {@code GET /api/version}: this node's id and version.
  */
 final class ClusterRoutes implements Routes {
   private final OrchestratorNode node;
   private final String version;
+  private final Clock clock;
 
-  ClusterRoutes(OrchestratorNode node, String version) {
+  ClusterRoutes(OrchestratorNode node, String version, Clock clock) {
     this.node = node;
     this.version = version;
+    this.clock = clock;
   }
 
   @Override
@@ -27,7 +33,9 @@ final class ClusterRoutes implements Routes {
     routes
         .get("/api/cluster", this::cluster)
         .permission(Permission.CLUSTER_READ)
-        .summary("Every node with a live lease, and gone nodes still recorded as owners")
+        .summary(
+            "Every node with a live lease (its expiry, claims and fenced-out writes), and gone"
+                + " nodes still recorded as owners")
         .responds(200, "the nodes");
     routes
         .post("/api/cluster/rebalance", this::rebalance)
@@ -46,18 +54,18 @@ final class ClusterRoutes implements Routes {
   private void cluster(Context ctx) {
     Map<String, Integer> owned = new HashMap<>(node.stores().metadata().countRunningRootsByNode());
     List<NodeJson> nodes = new ArrayList<>();
+    Map<String, Instant> expiries = node.leases().nodeLeaseExpiries();
+    Instant now = clock.instant();
     for (NodeInfo info : node.leases().listNodes()) {
       Integer runs = owned.remove(info.nodeId());
-      nodes.add(live(info, runs == null ? 0 : runs));
+      nodes.add(live(info, runs == null ? 0 : runs, expiries.get(info.nodeId()), now));
     }
-    owned.forEach(
-        (gone, runs) ->
-            nodes.add(new NodeJson(gone, "", null, "", false, false, "GONE", runs, 0, 0, false)));
+    owned.forEach((gone, runs) -> nodes.add(NodeJson.gone(gone, runs)));
     nodes.sort(Comparator.comparing(NodeJson::id));
     Json.send(ctx, 200, Json.object("self", node.nodeId(), "nodes", nodes));
   }
 
-  private NodeJson live(NodeInfo info, int runs) {
+  private NodeJson live(NodeInfo info, int runs, Instant leaseExpiresAt, Instant now) {
     boolean self = info.nodeId().equals(node.nodeId());
     return new NodeJson(
         info.nodeId(),
@@ -70,7 +78,11 @@ final class ClusterRoutes implements Routes {
         runs,
         info.load().activeRuns(),
         info.load().stepsPerSecond(),
-        info.load().accepting());
+        info.load().accepting(),
+        leaseExpiresAt,
+        leaseExpiresAt == null ? null : Duration.between(now, leaseExpiresAt).toMillis(),
+        info.load().claims(),
+        info.load().fencedOutWrites());
   }
 
   private void rebalance(Context ctx) {

@@ -13,6 +13,11 @@ public enum FlowScope {
   FLOW,
   /** A run list: limited keys must filter by a {@code flow} they may read ({@code ?flow=}). */
   RUN_LIST,
+  /**
+   * A stream of run changes: limited keys get only the runs they may read (of their flows, or the
+   * whole tree of a {@code ?root=} run of their flows); a {@code ?flow=} must be one of theirs.
+   */
+  RUN_STREAM,
   /** The flow named in the body: the route itself checks it once it has read the body. */
   BODY,
   /** Not about flows (public routes, metrics). */

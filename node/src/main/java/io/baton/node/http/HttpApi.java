@@ -139,7 +139,7 @@ public final class HttpApi implements AutoCloseable {
         new RunActionRoutes(node.orchestrator(), node.discarder()),
         new EventRoutes(node.events(), builder.settings.limits()),
         new RecoveryRoutes(node.stores().metadata(), node.leases(), node.setAside(), builder.clock),
-        new ClusterRoutes(node, builder.version),
+        new ClusterRoutes(node, builder.version, builder.clock),
         new StreamRoutes(stream),
         new HealthRoutes(builder.readiness, node),
         new MetricsRoutes(builder.metrics));

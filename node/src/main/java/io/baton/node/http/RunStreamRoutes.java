@@ -15,7 +15,8 @@ import java.util.function.Predicate;
  * {@code GET /api/v1/stream/runs}: the cluster-wide stream of run changes ({@link RunChangeFeed}).
  * Events {@code run} (a run as lists show it, with an {@code id}) and {@code reload}; filters
  * {@code flow}, {@code status} (several) and {@code root}; {@code Last-Event-ID} (or {@code
- * lastEventId}) replays what was missed.
+ * lastEventId}) replays what was missed. A key limited to flow patterns is sent only the runs it
+ * may read ({@link FlowScope#RUN_STREAM}), so that {@code baton run --follow} works with it.
  */
 final class RunStreamRoutes implements Routes {
   private final RunChangeFeed feed;
@@ -28,8 +29,10 @@ final class RunStreamRoutes implements Routes {
   public void addTo(ApiRouter routes) {
     routes
         .get("/api/stream/runs", this::open)
-        .permission(Permission.RUNS_READ)
-        .summary("Server-sent events of every run change in the cluster, with ids to resume from")
+        .permission(Permission.RUNS_READ, FlowScope.RUN_STREAM)
+        .summary(
+            "Server-sent events of every run change in the cluster, with ids to resume from (a key"
+                + " limited to flow patterns gets the runs it may read)")
         .query("flow", "string", "only runs of this flow")
         .query("status", "string", "only runs now in one of these statuses (comma-separated)")
         .query("root", "string", "only the runs of this tree")
@@ -47,7 +50,7 @@ final class RunStreamRoutes implements Routes {
           "GET /api/v1/stream/runs sends server-sent events; ask with Accept: "
               + StreamRoutes.EVENT_STREAM);
     }
-    Predicate<RunRecord> filter = filter(ctx);
+    Predicate<RunRecord> filter = filter(ctx).and(AccessGuard.readableRuns(ctx));
     String last = ctx.header("Last-Event-ID");
     RunPosition after =
         Cursors.decode(

@@ -297,7 +297,7 @@ public class AccessControlApiTest extends ApiTestBase {
       path = path.replace("{id}", prepareRun(flow).toString());
     }
     path = path.replace("{name}", flow).replace("{seq}", "1");
-    if (plain.equals("GET /api/runs")) {
+    if (plain.equals("GET /api/runs") || plain.equals("GET /api/stream/runs")) {
       path += "?flow=" + flow;
     }
     HttpRequest.Builder request = http.request(path);

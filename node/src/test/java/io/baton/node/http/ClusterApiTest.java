@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.engine.EngineMetrics;
 import io.baton.store.RunWriter;
 import java.time.Instant;
 import java.util.UUID;
@@ -49,6 +50,49 @@ public class ClusterApiTest extends ApiTestBase {
               assertThat(peer.get("ownedRuns").asInt()).isZero();
             });
     steps.release(runId);
+  }
+
+  /**
+   * What an operator reads in a failure, for every node and not only the one that answers: when
+   * each lease ends unless renewed, and the claims and fenced-out writes each node announced.
+   */
+  @Test
+  void the_cluster_shows_each_nodes_lease_expiry_claims_and_fenced_out_writes() throws Exception {
+    TestNode other = startNode(nodeId("fenced"));
+    other.metrics().counter(EngineMetrics.JOURNAL_FENCED_OUT).inc(3);
+    other.metrics().counter(EngineMetrics.CLAIMS).inc(5);
+    // the peer announces its load (and so its counts) at each rebalancing round
+    assertThat(other.calls().post("/api/v1/cluster/rebalance?dryRun=false", "").status())
+        .isEqualTo(200);
+
+    Instant before = Instant.now();
+    JsonNode nodes = http.get("/api/v1/cluster").json().get("nodes");
+    Instant after = Instant.now();
+
+    assertThat(nodes)
+        .filteredOn(n -> n.get("id").asText().equals(other.nodeId()))
+        .singleElement()
+        .satisfies(
+            peer -> {
+              assertThat(peer.get("fencedOutWrites").asLong()).isEqualTo(3);
+              assertThat(peer.get("claims").asLong()).isGreaterThanOrEqualTo(5);
+              assertLeaseEndsWithinATtl(peer, before, after);
+            });
+    assertThat(nodes)
+        .filteredOn(n -> n.get("id").asText().equals(node.nodeId()))
+        .singleElement()
+        .satisfies(
+            self -> {
+              assertThat(self.get("fencedOutWrites").asLong()).isZero();
+              assertLeaseEndsWithinATtl(self, before, after);
+            });
+  }
+
+  private static void assertLeaseEndsWithinATtl(JsonNode node, Instant before, Instant after) {
+    Instant endsAt = Instant.parse(node.get("leaseExpiresAt").asText());
+    // the test nodes' lease TTL is 5 s; etcd answers in whole seconds, rounded up
+    assertThat(endsAt).isAfter(before).isBeforeOrEqualTo(after.plusSeconds(6));
+    assertThat(node.get("leaseRemainingMillis").asLong()).isPositive().isLessThanOrEqualTo(6_000);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.baton.node.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.baton.engine.EngineMetrics;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -213,10 +214,33 @@ class DashboardBrowserTest extends ApiTestBase {
     UUID runId = UUID.fromString(submitted.json().get("id").asText());
     Awaitility.await().atMost(TIMEOUT).until(() -> steps.holding(runId));
 
+    // what an operator reads in a failure: the peer wrote after losing runs
+    other.metrics().counter(EngineMetrics.JOURNAL_FENCED_OUT).inc(2);
+    assertThat(other.calls().post("/api/v1/cluster/rebalance?dryRun=false", "").status())
+        .isEqualTo(200);
+
     open(node, "#/cluster");
     chromium.await(By.cssSelector("#nodes tr[data-node='" + other.nodeId() + "']"));
     chromium.await(By.cssSelector("#nodes tr[data-node='" + node.nodeId() + "']"));
     assertThat(browser.findElements(By.cssSelector("#nodes tbody tr"))).hasSize(2);
+    for (TestNode each : List.of(node, other)) {
+      String row = "#nodes tr[data-node='" + each.nodeId() + "'] ";
+      assertThat(browser.findElement(By.cssSelector(row + ".lease-ends")).getText())
+          .as("the lease of %s", each.nodeId())
+          .matches("in \\d+\\.\\d s");
+      assertThat(browser.findElement(By.cssSelector(row + ".claims")).getText()).matches("\\d+");
+    }
+    WebElement fenced =
+        browser.findElement(
+            By.cssSelector("#nodes tr[data-node='" + other.nodeId() + "'] .fenced-out"));
+    assertThat(fenced.getText()).isEqualTo("2");
+    assertThat(fenced.getAttribute("class")).contains("error");
+    assertThat(
+            browser
+                .findElement(
+                    By.cssSelector("#nodes tr[data-node='" + node.nodeId() + "'] .fenced-out"))
+                .getText())
+        .isEqualTo("0");
     screenshots("cluster");
 
     other.close(); // drains, then hands its runs over as SIGTERM does

@@ -20,11 +20,12 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Debian's headless Chromium for one browser test class, driven through its chromedriver, on a
- * fresh profile that makes no requests of its own. {@link #close()} quits the browser, stops the
- * driver and deletes the profile. Not thread-safe: one test thread drives it.
+ * Debian's headless Chromium for one browser test class (the process tests' too), driven through
+ * its chromedriver, on a fresh profile that makes no requests of its own. {@link #close()} quits
+ * the browser, stops the driver and deletes the profile. Not thread-safe: one test thread drives
+ * it.
  */
-final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements AutoCloseable {
   static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
   static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
   private static final Duration POLL = Duration.ofMillis(50);
@@ -43,7 +44,7 @@ final class HeadlessChromium implements AutoCloseable {
   }
 
   /** Starts the browser; its waits give up after {@code timeout}. */
-  static HeadlessChromium start(Duration timeout) throws IOException {
+  public static HeadlessChromium start(Duration timeout) throws IOException {
     assertThat(CHROMEDRIVER)
         .as("chromium-driver is not installed: apt-get install -y chromium chromium-driver")
         .isExecutable();
@@ -69,20 +70,20 @@ final class HeadlessChromium implements AutoCloseable {
     return new HeadlessChromium(profile, service, new ChromeDriver(service, options), timeout);
   }
 
-  WebDriver driver() {
+  public WebDriver driver() {
     return driver;
   }
 
-  WebDriverWait waiting() {
+  public WebDriverWait waiting() {
     return new WebDriverWait(driver, timeout, POLL);
   }
 
   /** The element once it is visible. */
-  WebElement await(By selector) {
+  public WebElement await(By selector) {
     return waiting().until(ExpectedConditions.visibilityOfElementLocated(selector));
   }
 
-  Object script(String code) {
+  public Object script(String code) {
     return ((JavascriptExecutor) driver).executeScript(code);
   }
 

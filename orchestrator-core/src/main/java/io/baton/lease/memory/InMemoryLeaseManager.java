@@ -12,6 +12,7 @@ import io.baton.lease.RunLease;
 import io.baton.lease.Subscription;
 import io.baton.time.Scheduler;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -163,6 +164,11 @@ public final class InMemoryLeaseManager implements LeaseManager {
   @Override
   public LiveNodes liveNodes() {
     return service.nodes();
+  }
+
+  @Override
+  public Map<String, Instant> nodeLeaseExpiries() {
+    return service.nodeLeaseExpiries();
   }
 
   @Override

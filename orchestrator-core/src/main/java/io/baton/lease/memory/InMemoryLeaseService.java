@@ -286,6 +286,18 @@ public final class InMemoryLeaseService {
     scheduler.execute(() -> targets.forEach(watcher -> watcher.onPendingRuns(nodeId)));
   }
 
+  synchronized Map<String, Instant> nodeLeaseExpiries() {
+    expireDue();
+    Map<String, Instant> expiries = new HashMap<>();
+    Instant now = scheduler.now();
+    long nanos = scheduler.nanoTime();
+    for (long leaseId : nodeLeases.values()) {
+      Lease lease = leases.get(leaseId);
+      expiries.put(lease.nodeId, now.plusNanos(lease.expiresAtNanos - nanos));
+    }
+    return expiries;
+  }
+
   Subscription watch(OrphanListener listener) {
     watchers.add(listener);
     return () -> watchers.remove(listener);
