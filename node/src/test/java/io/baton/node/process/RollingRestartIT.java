@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,19 +29,28 @@ import org.junit.jupiter.api.Test;
 /**
  * A rolling restart under load, as a StatefulSet's rolling update does it, on real processes: three
  * {@code baton node}s on PostgreSQL and etcd take a steady stream of 3-step runs whose first step
- * calls a local ledger service that records every Idempotency-Key; each node in turn gets SIGTERM,
- * must exit 0, and is started again with the same id; then the cluster scales to 5 nodes and down
- * to 2. Then: no run failed or went missing, no step completion was journaled twice, every side
- * effect belongs to a submitted run. The figures (p99 of run time, steady and during the roll and
- * scaling) are printed. {@code deploy/bench.sh rollout} runs the long version ({@code
- * -Dbaton.rollout.steadySeconds}, {@code -Dbaton.rollout.runsPerSecond}).
+ * calls a local ledger service that records every Idempotency-Key, and, one submission in five, a
+ * run that waits for an approval (answered by a script that looks for runs waiting for one, on any
+ * node) and then sleeps on a durable timer; each node in turn gets SIGTERM, must exit 0, and is
+ * started again with the same id; then the cluster scales to 5 nodes and down to 2. Then: no run
+ * failed or went missing, no step completion was journaled twice, every side effect belongs to a
+ * submitted run. The figures (p99 of run time, steady and during the roll and scaling) are printed.
+ * {@code deploy/bench.sh rollout} runs the long version ({@code -Dbaton.rollout.steadySeconds},
+ * {@code -Dbaton.rollout.runsPerSecond}).
  */
 class RollingRestartIT {
   private static final int NODES = 3;
   private static final int SCALED_UP = 5;
   private static final int SCALED_DOWN = 2;
   private static final Duration DRAIN = Duration.ofSeconds(2);
-  private static final List<String> STEPS = List.of("call", "check", "after");
+  private static final Map<String, List<String>> STEPS =
+      Map.of(
+          "rollout", List.of("call", "check", "after"),
+          "rollout-waits", List.of("ask", "pause", "done"));
+
+  /** One submission in this many is a run that waits for an approval and a timer. */
+  private static final int WAITS_EVERY = 5;
+
   private static final String FLOW =
       """
       name: rollout
@@ -58,8 +68,24 @@ class RollingRestartIT {
           capability: noop
           params: {n: "{{ input.n }}"}
       """;
+  private static final String WAITS_FLOW =
+      """
+      name: rollout-waits
+      steps:
+        - name: ask
+          capability: approval
+          params: {prompt: "Go on with {{ input.n }}?"}
+        - name: pause
+          capability: sleep
+          params: {duration: 1s}
+        - name: done
+          capability: noop
+          params: {by: "{{ steps.ask.output.by }}"}
+      """;
 
   private final AtomicInteger submissions = new AtomicInteger();
+  private final AtomicInteger approvals = new AtomicInteger();
+  private final Set<String> approved = ConcurrentHashMap.newKeySet();
   private final List<String> refusedEverywhere = new CopyOnWriteArrayList<>();
   private volatile boolean rolling;
 
@@ -107,17 +133,22 @@ class RollingRestartIT {
       throws Exception {
     long steadySeconds = Long.getLong("baton.rollout.steadySeconds", 5);
     ScheduledExecutorService load = Executors.newSingleThreadScheduledExecutor();
+    ScheduledExecutorService approver = Executors.newSingleThreadScheduledExecutor();
     try {
       for (int i = 0; i < NODES; i++) {
         nodes.get(i).awaitReady(api(ports[i]), Duration.ofMinutes(3));
       }
       applyFlow(api(ports[0]), FLOW);
+      applyFlow(api(ports[0]), WAITS_FLOW);
       var unused =
           load.scheduleAtFixedRate(
               () -> submitOne(ports, ledger, sideEffectUrl),
               0,
               1000 / runsPerSecond,
               TimeUnit.MILLISECONDS);
+      var unusedToo =
+          approver.scheduleWithFixedDelay(
+              () -> approveWaiting(ports), 500, 500, TimeUnit.MILLISECONDS);
       await()
           .atMost(Duration.ofSeconds(steadySeconds + 10))
           .pollDelay(Duration.ofSeconds(steadySeconds))
@@ -140,6 +171,42 @@ class RollingRestartIT {
       load.shutdownNow();
       load.awaitTermination(30, TimeUnit.SECONDS);
     }
+    // the script goes on answering until every run asking for an approval has its answer
+    try {
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> waitingForApproval(ports[0]).isEmpty());
+    } finally {
+      approver.shutdownNow();
+      approver.awaitTermination(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The approval script: asks a serving node for the runs waiting for an approval and approves each
+   * (a node that is restarting does not answer; the next pass asks another).
+   */
+  private void approveWaiting(int[] ports) {
+    int port = ports[approvals.incrementAndGet() % serving];
+    try {
+      for (String runId : waitingForApproval(port)) {
+        post(api(port) + "/api/runs/" + runId + "/approve", "{\"by\": \"rollout-script\"}");
+        approved.add(runId);
+      }
+    } catch (Exception unavailable) {
+      // restarting or draining: the next pass goes to another node
+    }
+  }
+
+  private static List<String> waitingForApproval(int port) throws Exception {
+    List<String> waiting = new ArrayList<>();
+    for (JsonNode run :
+        get(api(port) + "/api/v1/runs?state=waiting-approval&flow=rollout-waits&limit=200")
+            .path("runs")) {
+      waiting.add(run.path("id").asText());
+    }
+    return waiting;
   }
 
   /**
@@ -191,7 +258,8 @@ class RollingRestartIT {
 
       RolloutLedger.Verdict verdict = ledger.check(api, STEPS, sideEffects.keys());
       System.out.printf(
-          "rolling restart of %d nodes and scaling to %d and %d under %d runs/s: %d runs,"
+          "rolling restart of %d nodes and scaling to %d and %d under %d runs/s: %d runs"
+              + " (%d waiting for an approval and a timer, %d approvals sent),"
               + " %d not succeeded,"
               + " %d step completions journaled twice, %d unknown side effects; p99 run time %s%n",
           NODES,
@@ -199,6 +267,8 @@ class RollingRestartIT {
           SCALED_DOWN,
           runsPerSecond,
           ledger.size(),
+          ledger.count("rollout-waits"),
+          approved.size(),
           verdict.notSucceeded().size(),
           verdict.completedTwice().size(),
           verdict.unknownSideEffects().size(),
@@ -211,6 +281,7 @@ class RollingRestartIT {
       assertThat(verdict.completedTwice()).isEmpty();
       assertThat(verdict.unknownSideEffects()).isEmpty();
       assertThat(verdict.p99ByPhase()).containsKeys("steady", "during roll");
+      assertThat(ledger.count("rollout-waits")).as("runs that waited").isPositive();
     }
   }
 
@@ -242,8 +313,11 @@ class RollingRestartIT {
     int n = submissions.incrementAndGet();
     String key = "load-" + n;
     boolean duringRoll = rolling;
+    String flow = n % WAITS_EVERY == 0 ? "rollout-waits" : "rollout";
     String body =
-        "{\"flow\": \"rollout\", \"idempotencyKey\": \""
+        "{\"flow\": \""
+            + flow
+            + "\", \"idempotencyKey\": \""
             + key
             + "\", \"input\": {\"url\": \""
             + sideEffectUrl
@@ -256,7 +330,7 @@ class RollingRestartIT {
       int port = ports[(n + attempt) % count];
       try {
         String runId = post(api(port) + "/api/runs", body).path("id").asText();
-        ledger.submitted(key, runId, duringRoll);
+        ledger.submitted(key, runId, flow, duringRoll);
         return;
       } catch (Exception refused) {
         failures.add(refused);
