@@ -126,7 +126,12 @@ public final class TreeRetention {
       return;
     }
     for (String table :
-        List.of("run_signals", "journal_checkpoints", "journal_archive", "journal")) {
+        List.of(
+            "run_signals",
+            "journal_checkpoints",
+            "journal_step_completions",
+            "journal_archive",
+            "journal")) {
       handle
           .createUpdate("DELETE FROM " + table + " WHERE root_run_id = ANY(:roots)")
           .bindArray("roots", UUID.class, roots)
