@@ -4,16 +4,28 @@ import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a batch again and again on the scheduler: after a full batch (more is waiting) once {@code
- * pause} has passed, otherwise after {@code interval}; a failed batch is logged, counted and tried
- * again after the interval. Never overlaps itself. Start once; stop idempotent. Thread-safe.
+ * Runs a batch again and again on the scheduler: the first soon after start (a random delay between
+ * half of {@link #FIRST_PASS_WITHIN} and all of it, or of the interval when that is shorter), then
+ * after a full batch (more is waiting) once {@code pause} has passed, otherwise after {@code
+ * interval}; a failed batch is logged, counted and tried again after the interval. Never overlaps
+ * itself. Start once; stop idempotent. Thread-safe.
  */
 final class BatchLoop {
+  /**
+   * The first pass comes within this long of start, not one whole interval later: a node that
+   * restarts more often than the interval (rolling deploys) would otherwise never run it. Not at
+   * once, so that housekeeping does not compete with the node's own start (recovery, claims); at a
+   * random point of the second half, so that nodes started together do not all run it at the same
+   * instant.
+   */
+  static final Duration FIRST_PASS_WITHIN = Duration.ofSeconds(5);
+
   private static final Logger log = LoggerFactory.getLogger(BatchLoop.class);
 
   private final String name;
@@ -47,7 +59,13 @@ final class BatchLoop {
       return;
     }
     running = true;
-    scheduler.schedule(interval, this::next);
+    scheduler.schedule(firstDelay(interval), this::next);
+  }
+
+  /** A random delay in the second half of {@link #FIRST_PASS_WITHIN} or of the interval. */
+  static Duration firstDelay(Duration interval) {
+    long within = Math.min(FIRST_PASS_WITHIN.toNanos(), interval.toNanos());
+    return Duration.ofNanos(ThreadLocalRandom.current().nextLong(within / 2, within + 1));
   }
 
   void stop() {

@@ -16,7 +16,9 @@ import io.baton.testkit.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -108,8 +110,10 @@ class HousekeepingTest {
         new JournalArchiver(stores.journal(), io, scheduler, config(7), counted, failures);
     archiver.start();
 
-    scheduler.advance(Duration.ofSeconds(10));
-    assertThat(counted.getCount()).as("one batch at the first interval").isEqualTo(7);
+    scheduler.advance(BatchLoop.FIRST_PASS_WITHIN.dividedBy(2).minusNanos(1));
+    assertThat(counted.getCount()).as("nothing in the node's first moments").isZero();
+    scheduler.advance(BatchLoop.FIRST_PASS_WITHIN.dividedBy(2).plusNanos(1));
+    assertThat(counted.getCount()).as("full batches, a pause apart").isGreaterThanOrEqualTo(7);
     scheduler.advance(Duration.ofSeconds(1));
     long total = roots.stream().mapToLong(r -> stores.journal().latestSequence(r) - 1).sum();
     assertThat(counted.getCount()).isEqualTo(total);
@@ -119,6 +123,63 @@ class HousekeepingTest {
           .hasSize((int) stores.journal().latestSequence(root));
     }
     archiver.stop();
+  }
+
+  @Test
+  void the_first_passes_come_seconds_after_start_not_one_interval_later() {
+    RunWriter run = newRun().running("f", "n", 1);
+    run.append(run.root(), new StepCompleted("s", 1, json("n", 1), T0));
+    long covered = stores.journal().latestSequence(run.root());
+    stores
+        .journal()
+        .checkpoint(
+            run.root(),
+            1,
+            new Checkpoint(
+                covered,
+                Replay.fold(run.root(), stores.journal().readHistory(run.root(), 1, 100))
+                    .toSnapshot(),
+                T0));
+    UUID finished = newRun().running("f", "n", 1).succeed(null).root();
+    HousekeepingConfig hourly =
+        new HousekeepingConfig(
+            100,
+            Duration.ofMillis(50),
+            Duration.ofHours(1),
+            Duration.ofDays(30),
+            100,
+            Duration.ofMillis(100),
+            Duration.ofHours(1));
+    Counter deleted = new Counter();
+    JournalArchiver archiver =
+        new JournalArchiver(stores.journal(), io, scheduler, hourly, counted, failures);
+    RetentionSweeper sweeper =
+        new RetentionSweeper(
+            stores.metadata(), tree -> Duration.ZERO, io, scheduler, hourly, deleted, failures);
+    archiver.start();
+    sweeper.start();
+
+    scheduler.advance(BatchLoop.FIRST_PASS_WITHIN);
+
+    assertThat(counted.getCount()).as("entries archived").isEqualTo(covered);
+    assertThat(deleted.getCount()).as("trees deleted").isEqualTo(1);
+    assertThat(stores.metadata().findRun(finished)).isEmpty();
+    archiver.stop();
+    sweeper.stop();
+  }
+
+  @Test
+  void the_first_pass_is_jittered_within_the_second_half_of_its_window_or_of_a_shorter_interval() {
+    Set<Duration> delays = new HashSet<>();
+    for (int i = 0; i < 200; i++) {
+      Duration delay = BatchLoop.firstDelay(Duration.ofHours(1));
+      assertThat(delay)
+          .isBetween(BatchLoop.FIRST_PASS_WITHIN.dividedBy(2), BatchLoop.FIRST_PASS_WITHIN);
+      delays.add(delay);
+      assertThat(BatchLoop.firstDelay(Duration.ofSeconds(1)))
+          .isBetween(Duration.ofMillis(500), Duration.ofSeconds(1));
+    }
+    assertThat(delays).as("nodes started together spread out").hasSizeGreaterThan(100);
   }
 
   private RunWriter newRun() {

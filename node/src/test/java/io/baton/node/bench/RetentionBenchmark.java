@@ -19,15 +19,23 @@ import java.util.stream.Collectors;
  * A database that stays small (issue 15): {@code runs} runs of {@code steps} step completions each
  * (a {@code repeat} of a noop that ends on its last iteration), {@code window} at a time on one
  * node on PostgreSQL and etcd, under a flow whose {@code retention} is short. Samples, every {@code
- * sampleEvery}, the size on disk of the tables a run lives in (runs, journal, journal_archive,
- * journal_checkpoints, run_signals, blobs, with their indexes and TOAST) and their live rows, while
- * the runs go and after the last one finished until retention deleted every run. Prints each sample
- * and the peak against the size once retention caught up.
+ * sampleEvery}, the size on disk of the tables a run lives in (runs, journal, journal_archive, its
+ * completion keys and deleted trees, journal_checkpoints, run_signals, blobs, with their indexes
+ * and TOAST) and their live rows, while the runs go and after the last one finished until retention
+ * deleted every run. Prints each sample and the peak against the size once retention caught up.
  */
 final class RetentionBenchmark {
   static final String FLOW_NAME = "retained";
   private static final List<String> TABLES =
-      List.of("runs", "journal", "journal_archive", "journal_checkpoints", "run_signals", "blobs");
+      List.of(
+          "runs",
+          "journal",
+          "journal_archive",
+          "journal_step_completions",
+          "deleted_trees",
+          "journal_checkpoints",
+          "run_signals",
+          "blobs");
 
   private RetentionBenchmark() {}
 

@@ -16,9 +16,11 @@ import java.util.function.Function;
  * rolls back.
  */
 final class BatchWriter {
+  /** The entries to write, and their completions' keys written (see {@link StepCompletionKeys}). */
+  private static final String ENTRIES = entries("");
+
   private static final String INSERT_JOURNAL =
-      "INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
-          + " SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])";
+      "INSERT INTO journal (root_run_id, seq, run_id, ts, event) SELECT * FROM entries";
 
   private static final String INSERT_RUNS =
       "INSERT INTO runs (id, root_run_id, parent_run_id, parent_step, flow_name, flow_hash,"
@@ -59,7 +61,9 @@ final class BatchWriter {
 
   /** All four in one statement: one round trip (data-modifying CTEs all run). */
   private static final String WRITE_ALL =
-      "WITH written AS ("
+      "WITH "
+          + ENTRIES
+          + ", written AS ("
           + INSERT_JOURNAL
           + "), created AS ("
           + INSERT_RUNS
@@ -76,11 +80,21 @@ final class BatchWriter {
   private static final String CREATE_ROOT =
       "WITH created AS ("
           + INSERT_RUNS
-          + " ON CONFLICT (id) DO NOTHING RETURNING id) "
+          + " ON CONFLICT (id) DO NOTHING RETURNING id), "
+          + entries(" WHERE EXISTS (SELECT FROM created)")
+          + " "
           + INSERT_JOURNAL
-          + " WHERE EXISTS (SELECT FROM created) RETURNING 1";
+          + " RETURNING 1";
 
   private final Connection connection;
+
+  private static String entries(String where) {
+    return "entries AS (SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[],"
+        + " ?::jsonb[]) AS e(root_run_id, seq, run_id, ts, event)"
+        + where
+        + "), "
+        + StepCompletionKeys.keysOf("entries");
+  }
 
   BatchWriter(Connection connection) {
     this.connection = connection;

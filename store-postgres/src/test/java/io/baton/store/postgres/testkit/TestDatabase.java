@@ -106,7 +106,9 @@ public final class TestDatabase implements AutoCloseable {
         Statement statement = connection.createStatement()) {
       statement.execute(
           "TRUNCATE journal, journal_archive, journal_checkpoints, runs, flows, blobs,"
-              + " run_signals, events, event_outbox, api_keys, audit_log RESTART IDENTITY");
+              + " run_signals, events, event_outbox, api_keys, audit_log, journal_step_completions,"
+              + " deleted_trees"
+              + " RESTART IDENTITY");
     } catch (SQLException e) {
       throw new IllegalStateException("cannot empty test database " + name, e);
     }
