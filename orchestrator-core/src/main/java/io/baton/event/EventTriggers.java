@@ -1,6 +1,7 @@
 package io.baton.event;
 
 import com.codahale.metrics.Counter;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.baton.engine.EngineIo;
 import io.baton.engine.FlowRegistry;
 import io.baton.engine.RunCommands;
@@ -253,7 +254,8 @@ public final class EventTriggers {
             triggered -> {
               List<CompletableFuture<List<TriggeredRun>>> each = new ArrayList<>();
               for (StoredEvent stored : batch) {
-                each.add(startAll(stored, matches(triggered, stored.event())));
+                ObjectNode envelope = stored.event().toJson();
+                each.add(startAll(stored, envelope, matches(triggered, envelope)));
               }
               return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
                   .handle((done, failure) -> each)
@@ -308,13 +310,17 @@ public final class EventTriggers {
     return triggered;
   }
 
-  /** The flows whose trigger matches the event, with their keys. */
-  private static List<Match> matches(List<Flow> triggered, CloudEvent event) {
+  /**
+   * The flows whose trigger matches the event, with their keys; {@code envelope} is the event's
+   * {@link CloudEvent#toJson}, built once per event for every match and every run it starts.
+   */
+  private static List<Match> matches(List<Flow> triggered, ObjectNode envelope) {
     List<Match> matches = new ArrayList<>();
+    String type = envelope.path("type").asText();
     for (Flow flow : triggered) {
       EventTrigger trigger = flow.trigger().orElseThrow();
-      if (trigger.matches(event.type())) {
-        matches.add(new Match(flow, trigger.dedupKey(event.toJson())));
+      if (trigger.matches(type)) {
+        matches.add(new Match(flow, trigger.dedupKey(envelope)));
       }
     }
     return matches;
@@ -337,8 +343,10 @@ public final class EventTriggers {
     }
   }
 
-  private CompletableFuture<List<TriggeredRun>> startAll(StoredEvent stored, List<Match> matches) {
+  private CompletableFuture<List<TriggeredRun>> startAll(
+      StoredEvent stored, ObjectNode envelope, List<Match> matches) {
     CloudEvent event = stored.event();
+    String traceparent = matches.isEmpty() ? null : traceparent(event);
     List<CompletableFuture<TriggeredRun>> started = new ArrayList<>();
     for (Match match : matches) {
       started.add(
@@ -347,8 +355,8 @@ public final class EventTriggers {
                   match.flow(),
                   event.data(),
                   idempotencyKey(match.flow().name(), match.key()),
-                  event.toJson(),
-                  traceparent(event))
+                  envelope,
+                  traceparent)
               .thenApply(
                   result ->
                       new TriggeredRun(
@@ -376,7 +384,7 @@ public final class EventTriggers {
     Map<Long, List<TriggeredRun>> bySeq = new HashMap<>();
     for (StoredEvent event : stored) {
       List<TriggeredRun> found = new ArrayList<>();
-      for (Match match : matches(triggered, event.event())) {
+      for (Match match : matches(triggered, event.event().toJson())) {
         runs.findRunByIdempotencyKey(idempotencyKey(match.flow().name(), match.key()))
             .ifPresent(
                 run ->

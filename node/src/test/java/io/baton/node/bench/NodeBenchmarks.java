@@ -55,7 +55,14 @@ public final class NodeBenchmarks {
       Recording recording = new Recording(Configuration.getConfiguration("profile"));
       recording.setDestination(Path.of(jfr));
       recording.start();
-      Runtime.getRuntime().addShutdownHook(new Thread(recording::close));
+      // A recording writes its destination when it stops; close() alone discards it.
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    recording.stop();
+                    recording.close();
+                  }));
     }
     System.out.printf(
         "machine: %d cores, max heap %d MiB, Java %s%n",

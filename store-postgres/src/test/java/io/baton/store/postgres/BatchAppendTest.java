@@ -219,6 +219,77 @@ class BatchAppendTest {
     assertThat(metadata.findRun(second.root())).isEmpty();
   }
 
+  /**
+   * A batch of nothing but creations is written in one statement (as the event dispatcher's batches
+   * of triggered runs are); a creation whose idempotency key a stored run holds writes nothing
+   * there, neither row nor entries, and is answered as a duplicate, while its neighbours commit.
+   */
+  @Test
+  void a_batch_of_creations_with_a_taken_key_creates_the_others_and_refuses_only_that_one()
+      throws SQLException {
+    String key = "order-" + UUID.randomUUID();
+    JournalFixtures holder = JournalFixtures.newRoot();
+    journal.append(holder.of(1, holder.rootEntry(keyed(key))));
+    List<JournalFixtures> fresh = new ArrayList<>();
+    List<AppendRequest> batch = new ArrayList<>();
+    JournalFixtures late = JournalFixtures.newRoot();
+    for (int i = 0; i < 20; i++) {
+      JournalFixtures root = JournalFixtures.newRoot();
+      fresh.add(root);
+      batch.add(root.createClaimed("node-a", 1));
+      if (i == 9) {
+        batch.add(late.of(1, late.rootEntry(keyed(key))));
+      }
+    }
+
+    List<AppendResult> results = journal.appendAll(batch);
+
+    assertThat(results.get(10))
+        .isInstanceOfSatisfying(
+            AppendResult.Rejected.class,
+            r -> assertThat(r.cause()).isInstanceOf(DuplicateIdempotencyKeyException.class));
+    assertThat(results.subList(0, 10)).allMatch(AppendResult::isAppended);
+    assertThat(results.subList(11, 21)).allMatch(AppendResult::isAppended);
+    assertThat(metadata.findRun(late.root())).isEmpty();
+    assertThat(journalRows(late.root())).isZero();
+    assertThat(metadata.findRunByIdempotencyKey(key).orElseThrow().runId())
+        .isEqualTo(holder.root());
+    assertThat(transactionsThatWrote(fresh, 1)).isEqualTo(1);
+    assertThat(journal.latestSequence(fresh.get(19).root())).isEqualTo(2);
+  }
+
+  /** A creation retried after an ambiguous commit is answered appended, in a batch of creations. */
+  @Test
+  void a_retried_creation_in_a_batch_of_creations_is_answered_appended_and_written_once() {
+    JournalFixtures retried = JournalFixtures.newRoot();
+    AppendRequest creation = retried.createClaimed("node-a", 1);
+    journal.append(creation);
+    JournalFixtures other = JournalFixtures.newRoot();
+
+    List<AppendResult> results =
+        journal.appendAll(List.of(creation, other.createClaimed("node-a", 1)));
+
+    assertThat(results).allMatch(AppendResult::isAppended);
+    assertThat(journal.latestSequence(retried.root())).isEqualTo(2);
+    assertThat(journal.latestSequence(other.root())).isEqualTo(2);
+  }
+
+  private static long journalRows(UUID root) throws SQLException {
+    try (Connection connection = postgres.database().connect();
+        PreparedStatement query =
+            connection.prepareStatement("SELECT count(*) FROM journal WHERE root_run_id = ?")) {
+      query.setObject(1, root);
+      try (ResultSet rs = query.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  private static RunCreated keyed(String key) {
+    return new RunCreated("f", "h", null, null, null, key, null);
+  }
+
   @Test
   void entries_for_an_unknown_run_or_a_run_of_another_tree_are_refused() {
     List<JournalFixtures> roots = createRoots(2, 1);

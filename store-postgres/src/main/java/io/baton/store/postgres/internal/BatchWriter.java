@@ -5,7 +5,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -86,6 +88,20 @@ final class BatchWriter {
           + INSERT_JOURNAL
           + " RETURNING 1";
 
+  /**
+   * Roots' creations: the run rows whose id and idempotency key are free (the conflict clause has
+   * no target, so it covers both unique keys, also between rows of the batch) and the entries of
+   * those rows only, in one statement; returns the ids it inserted.
+   */
+  private static final String CREATE_ROOTS =
+      "WITH created AS ("
+          + INSERT_RUNS
+          + " ON CONFLICT DO NOTHING RETURNING id), written AS ("
+          + "INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
+          + " SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])"
+          + " AS j(root_run_id, seq, run_id, ts, event)"
+          + " WHERE j.root_run_id IN (SELECT id FROM created)) SELECT id FROM created";
+
   private final Connection connection;
 
   private static String entries(String where) {
@@ -140,6 +156,21 @@ final class BatchWriter {
       try (ResultSet rs = statement.executeQuery()) {
         return rs.next();
       }
+    }
+  }
+
+  /** Inserts the created roots whose keys are free and their entries; the ids it inserted. */
+  Set<UUID> createRoots(List<JournalEntry> entries, List<RunRow> created) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(CREATE_ROOTS)) {
+      Columns next = bindCreated(new Columns(connection, statement, created, 1));
+      EntryArrays.bind(connection, statement, next.next, entries);
+      Set<UUID> inserted = new HashSet<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          inserted.add(Sql.uuid(rs, "id"));
+        }
+      }
+      return inserted;
     }
   }
 

@@ -29,6 +29,19 @@ public final class EventRows {
       "seq, source, id, type, event_time, data::text AS data, received_at, triggered_at,"
           + " traceparent";
 
+  /**
+   * A CTE that makes the statement's own transaction commit without waiting for the WAL flush
+   * ({@code synchronous_commit} off for this transaction only; a statement must reference {@code
+   * async} so that it runs). For the dispatcher's bookkeeping only, where losing the commit in a
+   * server crash is safe: a lost mark leaves the event untriggered, and the next sweep triggers it
+   * again into the same idempotency keys; a lost drain puts the rows back in the outbox together
+   * with their events (one transaction), to be drained and deduplicated again. Any later
+   * synchronous commit (a run's append) flushes the WAL through these too. Spares one flush wait
+   * per batch, the largest wait of the dispatcher's own writes in a profile (docs/benchmarks.md).
+   */
+  private static final String ASYNC_COMMIT =
+      "WITH async AS (SELECT set_config('synchronous_commit', 'off', true))";
+
   private final Database database;
 
   public EventRows(Database database) {
@@ -281,7 +294,8 @@ public final class EventRows {
         handle ->
             handle
                 .createUpdate(
-                    "UPDATE events SET triggered_at = :at"
+                    ASYNC_COMMIT
+                        + " UPDATE events SET triggered_at = :at FROM async"
                         + " WHERE seq = ANY(:seqs) AND triggered_at IS NULL")
                 .bind("at", Sql.timestamp(at))
                 .bindArray("seqs", Long.class, seqs)
@@ -322,8 +336,10 @@ public final class EventRows {
         handle ->
             handle
                 .createQuery(
-                    "WITH taken AS (DELETE FROM event_outbox WHERE seq IN (SELECT seq FROM"
+                    ASYNC_COMMIT
+                        + ", taken AS (DELETE FROM event_outbox WHERE seq IN (SELECT seq FROM"
                         + " event_outbox ORDER BY seq LIMIT :limit FOR UPDATE SKIP LOCKED)"
+                        + " AND EXISTS (SELECT FROM async)"
                         + " RETURNING seq, source, id, type, event_time, data, traceparent),"
                         + " stored AS (INSERT INTO events"
                         + " (source, id, type, event_time, data, received_at, traceparent)"

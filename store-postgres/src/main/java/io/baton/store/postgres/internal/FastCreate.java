@@ -8,14 +8,17 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * A root's creation in one statement and one round trip, when it is alone in its batch (as on an
- * idle node, where it is the first commit of every run): through {@link AppendBatch} it costs a
- * lock query, the write and a commit. The statement inserts the run row unless a run with its id
- * exists and the entries only if the row went in, in one implicit transaction. A creation it did
- * not write (a retry of a creation that landed, a taken idempotency key) wrote nothing and goes the
- * general way, which tells a repeat, a conflict and a duplicate key apart.
+ * idle node, where it is the first commit of every run), and the creations of a batch that holds
+ * nothing else (as when the event dispatcher starts a batch of runs): through {@link AppendBatch}
+ * they cost a lock query, a query of the taken idempotency keys, the write and a commit. The
+ * statement inserts the run row unless a run with its id exists and the entries only if the row
+ * went in, in one implicit transaction. A creation it did not write (a retry of a creation that
+ * landed, a taken idempotency key) wrote nothing and goes the general way, which tells a repeat, a
+ * conflict and a duplicate key apart.
  */
 final class FastCreate {
   private FastCreate() {}
@@ -31,6 +34,26 @@ final class FastCreate {
       }
     }
     return true;
+  }
+
+  /**
+   * Creates several roots (eligible requests, one per root) in one statement in auto-commit mode;
+   * returns the roots it created. A request it did not create (its id or idempotency key is taken,
+   * by a run stored before or by an earlier request of the same batch) wrote nothing and is left
+   * for the general way, as a lone creation is.
+   */
+  static Set<UUID> runAll(Connection connection, List<AppendRequest> requests) throws SQLException {
+    AppendPlanner planner = new AppendPlanner(Map.of(), Set.of(), Set.of());
+    for (AppendRequest request : requests) {
+      if (!(planner.plan(request) instanceof AppendResult.Appended)) {
+        return Set.of();
+      }
+    }
+    List<RunRow> created = planner.createdRows();
+    if (created.size() != requests.size() || !planner.changedRows().isEmpty()) {
+      return Set.of();
+    }
+    return new BatchWriter(connection).createRoots(planner.journalWrites(), created);
   }
 
   /** Creates the root in auto-commit mode; false when it wrote nothing. */

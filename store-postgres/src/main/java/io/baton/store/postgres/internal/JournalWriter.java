@@ -4,6 +4,7 @@ import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,6 +40,7 @@ public final class JournalWriter {
       }
     }
     AppendResult[] results = new AppendResult[requests.size()];
+    createAllFast(requests, results);
     appendFast(requests, results);
     List<Integer> rest = new ArrayList<>();
     for (int i = 0; i < results.length; i++) {
@@ -54,6 +56,42 @@ public final class JournalWriter {
       }
     }
     return List.of(results);
+  }
+
+  /**
+   * A batch of nothing but roots' creations (one request per root; the event dispatcher submits
+   * hundreds at once) is written in one statement ({@link FastCreate#runAll}) instead of a
+   * transaction of four round trips; the creations it did not write are left for the general way. A
+   * batch that holds anything else goes the general way whole: there the creations share the
+   * transaction the other requests pay for anyway, and a second commit would cost more.
+   */
+  private void createAllFast(List<AppendRequest> requests, AppendResult[] results) {
+    if (requests.size() < 2) {
+      return;
+    }
+    Set<UUID> roots = new HashSet<>();
+    for (AppendRequest request : requests) {
+      if (!FastCreate.eligible(request) || !roots.add(request.rootRunId())) {
+        return;
+      }
+    }
+    Set<UUID> created;
+    try {
+      created =
+          database.withHandle(
+              describe(requests), handle -> FastCreate.runAll(handle.getConnection(), requests));
+    } catch (RuntimeException failure) {
+      if (!Refusals.isDataRefusal(failure)) {
+        throw failure;
+      }
+      return;
+    }
+    for (int i = 0; i < requests.size(); i++) {
+      AppendRequest request = requests.get(i);
+      if (created.contains(request.rootRunId())) {
+        results[i] = new AppendResult.Appended(request.rootRunId(), request.lastSeq(), false);
+      }
+    }
   }
 
   /**
