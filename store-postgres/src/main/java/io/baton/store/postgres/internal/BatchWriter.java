@@ -91,16 +91,17 @@ final class BatchWriter {
   /**
    * Roots' creations: the run rows whose id and idempotency key are free (the conflict clause has
    * no target, so it covers both unique keys, also between rows of the batch) and the entries of
-   * those rows only, in one statement; returns the ids it inserted.
+   * those rows only (with their completions' keys, as every write to the journal), in one
+   * statement; returns the ids it inserted.
    */
   private static final String CREATE_ROOTS =
       "WITH created AS ("
           + INSERT_RUNS
-          + " ON CONFLICT DO NOTHING RETURNING id), written AS ("
-          + "INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
-          + " SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])"
-          + " AS j(root_run_id, seq, run_id, ts, event)"
-          + " WHERE j.root_run_id IN (SELECT id FROM created)) SELECT id FROM created";
+          + " ON CONFLICT DO NOTHING RETURNING id), "
+          + entries(" WHERE e.root_run_id IN (SELECT id FROM created)")
+          + ", written AS ("
+          + INSERT_JOURNAL
+          + ") SELECT id FROM created";
 
   private final Connection connection;
 
