@@ -18,6 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * client off etcd (a network partition of that client alone) and heal it, while etcd and every
  * other client go on. {@link #cut()} drops every connection and refuses new ones; {@link
  * #restore()} accepts again on the same port. Thread-safe.
+ *
+ * <p>Closing the listening socket is not enough to refuse: a connection that arrives just after
+ * (while the accepting thread is still inside {@code accept}) is accepted anyway, and one accepted
+ * just before can be wired up after the cut has dropped the others. So every accepted connection is
+ * admitted under the proxy's lock only if the socket that accepted it is still the open, current
+ * one; otherwise it is reset before a byte passes.
  */
 public final class LoopbackProxy implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -25,6 +31,7 @@ public final class LoopbackProxy implements AutoCloseable {
   private final InetSocketAddress target;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final int port;
+  // Guarded by `this`.
   private ServerSocket server;
   private boolean closed;
 
@@ -78,7 +85,7 @@ public final class LoopbackProxy implements AutoCloseable {
         () -> {
           while (!listening.isClosed()) {
             try {
-              connect(listening.accept());
+              connect(listening, listening.accept());
             } catch (IOException stopped) {
               // cut() closed the listening socket
             }
@@ -86,16 +93,35 @@ public final class LoopbackProxy implements AutoCloseable {
         });
   }
 
-  private void connect(Socket client) {
+  private void connect(ServerSocket listening, Socket client) {
+    Socket upstream;
     try {
-      Socket upstream = new Socket(target.getAddress(), target.getPort());
+      upstream = new Socket(target.getAddress(), target.getPort());
+    } catch (IOException refused) {
+      reset(client); // the member is down: the client sees its connection drop
+      return;
+    }
+    synchronized (this) {
+      if (listening != server || listening.isClosed()) {
+        reset(client); // accepted across a cut: refused, as far as the client can tell
+        reset(upstream);
+        return;
+      }
       sockets.add(client);
       sockets.add(upstream);
-      daemon(() -> pump(client, upstream));
-      daemon(() -> pump(upstream, client));
-    } catch (IOException refused) {
-      closeQuietly(client); // the member is down: the client sees its connection drop
     }
+    daemon(() -> pump(client, upstream));
+    daemon(() -> pump(upstream, client));
+  }
+
+  /** Closes with an RST, as a refused or cut connection looks to its peer. */
+  private static void reset(Socket socket) {
+    try {
+      socket.setSoLinger(true, 0);
+    } catch (IOException alreadyClosed) {
+      // closing it is all that is left
+    }
+    closeQuietly(socket);
   }
 
   private static void pump(Socket from, Socket to) {
