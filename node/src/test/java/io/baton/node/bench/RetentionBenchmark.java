@@ -31,7 +31,6 @@ final class RetentionBenchmark {
           "runs",
           "journal",
           "journal_archive",
-          "journal_step_completions",
           "deleted_trees",
           "journal_checkpoints",
           "run_signals",

@@ -2,11 +2,9 @@ package io.baton.store.postgres;
 
 import static io.baton.journal.JournalFixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
-import io.baton.journal.Checkpoint;
 import io.baton.journal.ExecutionJournal;
 import io.baton.journal.GroupCommitter;
 import io.baton.journal.JournalFixtures;
@@ -15,8 +13,6 @@ import io.baton.journal.RunStatus;
 import io.baton.journal.RunStatusChanged;
 import io.baton.journal.StepCompleted;
 import io.baton.journal.UnknownRootException;
-import io.baton.journal.replay.Replay;
-import io.baton.journal.replay.TreeState;
 import io.baton.store.DuplicateIdempotencyKeyException;
 import io.baton.store.MetadataStore;
 import io.baton.store.SignalType;
@@ -169,33 +165,6 @@ class BatchAppendTest {
                     .hasMessageContaining("completes once"));
     assertThat(results.get(1).isAppended()).isTrue();
     assertThat(journal.latestSequence(twice.root())).isEqualTo(3);
-  }
-
-  @Test
-  void a_second_completion_of_an_archived_step_is_refused() {
-    List<JournalFixtures> roots = createRoots(2, 1);
-    JournalFixtures twice = roots.get(0);
-    journal.append(twice.of(1, twice.stepCompleted("charge", json("n", 1))));
-    TreeState state = Replay.replay(journal, twice.root()).orElseThrow();
-    long completedAt = journal.latestSequence(twice.root());
-    journal.checkpoint(
-        twice.root(), 1, new Checkpoint(completedAt, state.toSnapshot(), JournalFixtures.T0));
-    assertThat(journal.compact(twice.root())).isEqualTo(completedAt);
-    assertThat(journal.readFrom(twice.root(), 1, 10)).isEmpty();
-    AppendRequest again = twice.of(1, twice.stepCompleted("charge", json("n", 2)));
-
-    List<AppendResult> results = journal.appendAll(List.of(again, roots.get(1).steps(1, 1)));
-
-    assertThat(results.get(0))
-        .isInstanceOfSatisfying(
-            AppendResult.Rejected.class,
-            rejected ->
-                assertThat(rejected.cause()).isInstanceOf(DuplicateStepCompletionException.class));
-    assertThat(results.get(1).isAppended()).isTrue();
-    assertThatThrownBy(() -> journal.append(again))
-        .isInstanceOf(DuplicateStepCompletionException.class);
-    assertThat(journal.latestSequence(twice.root())).isEqualTo(completedAt);
-    assertThat(journal.readHistory(twice.root(), 1, 10)).hasSize((int) completedAt);
   }
 
   @Test

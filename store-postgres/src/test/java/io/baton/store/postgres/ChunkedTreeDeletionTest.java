@@ -134,7 +134,7 @@ class ChunkedTreeDeletionTest {
   private static long rowsOf(UUID root) throws SQLException {
     long rows = 0;
     try (Connection connection = postgres.database().connect()) {
-      for (String table : List.of("journal", "journal_archive", "journal_step_completions")) {
+      for (String table : List.of("journal", "journal_archive")) {
         try (PreparedStatement count =
             connection.prepareStatement(
                 "SELECT count(*) FROM " + table + " WHERE root_run_id = ?")) {

@@ -182,13 +182,7 @@ class RetentionUnderLoadTest {
     long rows = 0;
     try (Connection connection = postgres.database().connect()) {
       for (String table :
-          List.of(
-              "runs",
-              "journal",
-              "journal_archive",
-              "journal_checkpoints",
-              "journal_step_completions",
-              "run_signals")) {
+          List.of("runs", "journal", "journal_archive", "journal_checkpoints", "run_signals")) {
         try (PreparedStatement count =
             connection.prepareStatement(
                 "SELECT count(*) FROM " + table + " WHERE root_run_id = ANY(?)")) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.baton.store.Stores;
-import io.baton.store.postgres.internal.SchemaMigrator;
 import io.baton.store.postgres.testkit.TestDatabase;
 import java.net.URL;
 import java.nio.file.Files;
@@ -17,7 +16,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,49 +59,6 @@ class SchemaMigrationTest {
                     + " ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
                     + " WHERE i.indrelid = 'journal'::regclass AND i.indisprimary"))
         .containsExactlyInAnyOrder("root_run_id", "seq");
-  }
-
-  @Test
-  void v11_gives_every_completion_already_journaled_or_archived_its_key() throws Exception {
-    Flyway.configure()
-        .dataSource(database.jdbcUrl(), database.server().user(), database.server().password())
-        .locations(SchemaMigrator.LOCATION)
-        .table(SchemaMigrator.HISTORY_TABLE)
-        .target("10")
-        .load()
-        .migrate();
-    String root = "00000000-0000-0000-0000-000000000001";
-    String completion = "'{\"type\": \"StepCompleted\", \"step\": \"%s\"}'";
-    for (String table : List.of("journal_archive", "journal")) {
-      int seq = table.equals("journal") ? 2 : 1;
-      String step = table.equals("journal") ? "hot" : "archived";
-      execute(
-          "INSERT INTO "
-              + table
-              + " VALUES ('"
-              + root
-              + "', "
-              + seq
-              + ", '"
-              + root
-              + "', now(), "
-              + completion.formatted(step)
-              + ")");
-    }
-
-    open(true).close();
-
-    assertThat(query("SELECT step FROM journal_step_completions"))
-        .containsExactlyInAnyOrder("hot", "archived");
-    assertThatThrownBy(
-            () ->
-                execute(
-                    "INSERT INTO journal_step_completions VALUES ('"
-                        + root
-                        + "', '"
-                        + root
-                        + "', 'archived')"))
-        .hasMessageContaining("journal_step_completed_once");
   }
 
   @Test

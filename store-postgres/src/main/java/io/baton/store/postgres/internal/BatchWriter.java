@@ -18,11 +18,9 @@ import java.util.function.Function;
  * rolls back.
  */
 final class BatchWriter {
-  /** The entries to write, and their completions' keys written (see {@link StepCompletionKeys}). */
-  private static final String ENTRIES = entries("");
-
   private static final String INSERT_JOURNAL =
-      "INSERT INTO journal (root_run_id, seq, run_id, ts, event) SELECT * FROM entries";
+      "INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
+          + " SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])";
 
   private static final String INSERT_RUNS =
       "INSERT INTO runs (id, root_run_id, parent_run_id, parent_step, flow_name, flow_hash,"
@@ -63,9 +61,7 @@ final class BatchWriter {
 
   /** All four in one statement: one round trip (data-modifying CTEs all run). */
   private static final String WRITE_ALL =
-      "WITH "
-          + ENTRIES
-          + ", written AS ("
+      "WITH written AS ("
           + INSERT_JOURNAL
           + "), created AS ("
           + INSERT_RUNS
@@ -82,36 +78,25 @@ final class BatchWriter {
   private static final String CREATE_ROOT =
       "WITH created AS ("
           + INSERT_RUNS
-          + " ON CONFLICT (id) DO NOTHING RETURNING id), "
-          + entries(" WHERE EXISTS (SELECT FROM created)")
-          + " "
+          + " ON CONFLICT (id) DO NOTHING RETURNING id) "
           + INSERT_JOURNAL
-          + " RETURNING 1";
+          + " WHERE EXISTS (SELECT FROM created) RETURNING 1";
 
   /**
    * Roots' creations: the run rows whose id and idempotency key are free (the conflict clause has
    * no target, so it covers both unique keys, also between rows of the batch) and the entries of
-   * those rows only (with their completions' keys, as every write to the journal), in one
-   * statement; returns the ids it inserted.
+   * those rows only, in one statement; returns the ids it inserted.
    */
   private static final String CREATE_ROOTS =
       "WITH created AS ("
           + INSERT_RUNS
-          + " ON CONFLICT DO NOTHING RETURNING id), "
-          + entries(" WHERE e.root_run_id IN (SELECT id FROM created)")
-          + ", written AS ("
-          + INSERT_JOURNAL
-          + ") SELECT id FROM created";
+          + " ON CONFLICT DO NOTHING RETURNING id), written AS ("
+          + "INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
+          + " SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])"
+          + " AS j(root_run_id, seq, run_id, ts, event)"
+          + " WHERE j.root_run_id IN (SELECT id FROM created)) SELECT id FROM created";
 
   private final Connection connection;
-
-  private static String entries(String where) {
-    return "entries AS (SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[],"
-        + " ?::jsonb[]) AS e(root_run_id, seq, run_id, ts, event)"
-        + where
-        + "), "
-        + StepCompletionKeys.keysOf("entries");
-  }
 
   BatchWriter(Connection connection) {
     this.connection = connection;

@@ -31,14 +31,11 @@ final class FastAppend {
           + " WHERE r.id = x.id AND r.parent_run_id IS NULL"
           + " AND r.owner_token = x.token AND r.latest_seq = x.expected_seq"
           + " RETURNING r.id)"
-          + ", entries AS (SELECT e.root_run_id, e.seq, e.run_id, e.ts, e.event"
+          + " INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
+          + " SELECT e.root_run_id, e.seq, e.run_id, e.ts, e.event"
           + " FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])"
           + " AS e(root_run_id, seq, run_id, ts, event)"
           + " WHERE e.root_run_id IN (SELECT id FROM advanced)"
-          + "), "
-          + StepCompletionKeys.keysOf("entries")
-          + " INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
-          + " SELECT root_run_id, seq, run_id, ts, event FROM entries"
           + " RETURNING root_run_id";
 
   /**
@@ -50,14 +47,11 @@ final class FastAppend {
           + " UPDATE runs SET latest_seq = ?"
           + " WHERE id = ? AND parent_run_id IS NULL AND owner_token = ? AND latest_seq = ?"
           + " RETURNING id)"
-          + ", entries AS (SELECT e.root_run_id, e.seq, e.run_id, e.ts, e.event"
+          + " INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
+          + " SELECT e.root_run_id, e.seq, e.run_id, e.ts, e.event"
           + " FROM unnest(?::uuid[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::jsonb[])"
           + " AS e(root_run_id, seq, run_id, ts, event)"
           + " WHERE EXISTS (SELECT FROM advanced)"
-          + "), "
-          + StepCompletionKeys.keysOf("entries")
-          + " INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
-          + " SELECT root_run_id, seq, run_id, ts, event FROM entries"
           + " RETURNING root_run_id";
 
   private FastAppend() {}

@@ -26,11 +26,11 @@ import org.slf4j.LoggerFactory;
  * transaction detaches it: its {@code runs} rows, checkpoint and signals go, and the root is
  * recorded in {@code deleted_trees}; from that commit on the tree is gone for the API (no run, no
  * listing, no journal page, which all start from the run's row) and for owners (no root to append
- * to). Its journal, archive and completion keys are then deleted in chunks of at most {@code
- * chunkRows} rows, one short transaction each, at most {@code chunksPerPass} per call; what a call
- * leaves (or a node that died leaves) the next call on any node finishes, oldest work first. Each
- * chunk locks its root's {@code deleted_trees} row with {@code SKIP LOCKED}, so nodes purge
- * disjoint trees. Thread-safe.
+ * to). Its journal and archive are then deleted in chunks of at most {@code chunkRows} rows, one
+ * short transaction each, at most {@code chunksPerPass} per call; what a call leaves (or a node
+ * that died leaves) the next call on any node finishes, oldest work first. Each chunk locks its
+ * root's {@code deleted_trees} row with {@code SKIP LOCKED}, so nodes purge disjoint trees.
+ * Thread-safe.
  */
 public final class TreeRetention {
   private static final Logger log = LoggerFactory.getLogger(TreeRetention.class);
@@ -42,8 +42,7 @@ public final class TreeRetention {
   public static final int DEFAULT_CHUNKS_PER_PASS = 100;
 
   /** What a detached tree still owns, deleted chunk by chunk, the hot journal last. */
-  private static final List<String> PURGED_TABLES =
-      List.of("journal_step_completions", "journal_archive", "journal");
+  private static final List<String> PURGED_TABLES = List.of("journal_archive", "journal");
 
   /** The condition of a finished root, written exactly as the partial indexes of V5 say it. */
   private static final String FINISHED =

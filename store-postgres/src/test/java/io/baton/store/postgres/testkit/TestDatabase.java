@@ -106,7 +106,7 @@ public final class TestDatabase implements AutoCloseable {
         Statement statement = connection.createStatement()) {
       statement.execute(
           "TRUNCATE journal, journal_archive, journal_checkpoints, runs, flows, blobs,"
-              + " run_signals, events, event_outbox, api_keys, audit_log, journal_step_completions,"
+              + " run_signals, events, event_outbox, api_keys, audit_log,"
               + " deleted_trees"
               + " RESTART IDENTITY");
     } catch (SQLException e) {
