@@ -13,6 +13,7 @@ import io.baton.lease.OrphanListener;
 import io.baton.lease.RunLease;
 import io.baton.lease.Subscription;
 import io.baton.time.Scheduler;
+import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
@@ -253,13 +254,7 @@ public final class EtcdLeaseManager implements LeaseManager {
   @Override
   public Map<UUID, String> offersTo(String toNode) {
     requireOpen();
-    GetResponse response =
-        call(
-            () ->
-                client
-                    .getKVClient()
-                    .get(keys.offersPrefix(toNode), GetOption.builder().isPrefix(true).build()),
-            "reading offers to " + toNode);
+    GetResponse response = getPrefix(keys.offersPrefix(toNode), "reading offers to " + toNode);
     Map<UUID, String> offers = new LinkedHashMap<>();
     for (KeyValue key : response.getKvs()) {
       keys.offeredRun(toNode, key.getKey())
@@ -333,13 +328,7 @@ public final class EtcdLeaseManager implements LeaseManager {
   @Override
   public Map<String, Instant> nodeLeaseExpiries() {
     requireOpen();
-    GetResponse response =
-        call(
-            () ->
-                client
-                    .getKVClient()
-                    .get(keys.nodesPrefix(), GetOption.builder().isPrefix(true).build()),
-            "listing nodes' leases");
+    GetResponse response = getPrefix(keys.nodesPrefix(), "listing nodes' leases");
     LeaseExpiry.Lookup expiries = expiry.lookup();
     Map<String, Instant> result = new LinkedHashMap<>();
     for (KeyValue key : response.getKvs()) {
@@ -406,14 +395,15 @@ public final class EtcdLeaseManager implements LeaseManager {
   }
 
   /** The live nodes, read from their keys, and the revision they were read at. */
+  /** Every key under {@code prefix}, in one read. */
+  private GetResponse getPrefix(ByteSequence prefix, String description) {
+    return call(
+        () -> client.getKVClient().get(prefix, GetOption.builder().isPrefix(true).build()),
+        description);
+  }
+
   private LiveNodes nodeSnapshot() {
-    GetResponse response =
-        call(
-            () ->
-                client
-                    .getKVClient()
-                    .get(keys.nodesPrefix(), GetOption.builder().isPrefix(true).build()),
-            "listing nodes");
+    GetResponse response = getPrefix(keys.nodesPrefix(), "listing nodes");
     List<NodeInfo> nodes = new ArrayList<>();
     Map<String, Long> tokens = new LinkedHashMap<>();
     for (KeyValue key : response.getKvs()) {
