@@ -3,7 +3,6 @@ package io.baton.node.process;
 import static io.baton.node.process.ProcessTestSupport.applyFlow;
 import static io.baton.node.process.ProcessTestSupport.clusterNodeEnv;
 import static io.baton.node.process.ProcessTestSupport.get;
-import static io.baton.node.process.ProcessTestSupport.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,7 +12,6 @@ import io.baton.node.http.HeadlessChromium;
 import io.baton.store.postgres.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -52,19 +50,7 @@ class ClusterPageSigtermIT {
         a.awaitReady(apiA, Duration.ofMinutes(3));
         b.awaitReady(apiB, Duration.ofMinutes(3));
         applyFlow(apiA, ProcessTestSupport.HELD_FLOW);
-        List<String> runs = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-          runs.add(
-              post(
-                      apiA + "/api/v1/runs",
-                      "{\"flow\": \"held\", \"input\": {\"url\": \""
-                          + endpoint.url()
-                          + "\", \"n\": "
-                          + i
-                          + "}}")
-                  .path("id")
-                  .asText());
-        }
+        List<String> runs = ProcessTestSupport.submitHeld(apiA, endpoint.url(), 3);
         await().atMost(WAIT).until(() -> endpoint.waiting() >= runs.size());
         String runId = runs.get(0);
         String owner = lastClaim(apiB, runId).path("node").asText();

@@ -4,7 +4,6 @@ import static io.baton.node.process.ProcessTestSupport.applyFlow;
 import static io.baton.node.process.ProcessTestSupport.clusterNodeEnv;
 import static io.baton.node.process.ProcessTestSupport.completions;
 import static io.baton.node.process.ProcessTestSupport.get;
-import static io.baton.node.process.ProcessTestSupport.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,7 +12,6 @@ import io.baton.store.postgres.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -69,19 +67,7 @@ class FailoverIT {
         a.awaitReady(apiA, Duration.ofMinutes(3));
         b.awaitReady(apiB, Duration.ofMinutes(3));
         applyFlow(apiA, ProcessTestSupport.HELD_FLOW);
-        List<String> runs = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-          runs.add(
-              post(
-                      apiA + "/api/runs",
-                      "{\"flow\": \"held\", \"input\": {\"url\": \""
-                          + endpoint.url()
-                          + "\", \"n\": "
-                          + i
-                          + "}}")
-                  .path("id")
-                  .asText());
-        }
+        List<String> runs = ProcessTestSupport.submitHeld(apiA, endpoint.url(), 10);
         await().atMost(Duration.ofSeconds(30)).until(() -> endpoint.waiting() >= 10);
 
         Instant failedAt = Instant.now();

@@ -14,7 +14,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -150,6 +152,27 @@ public final class ProcessTestSupport {
       }
     }
     return count;
+  }
+
+  /**
+   * Submits {@code count} runs of {@link #HELD_FLOW} to {@code api}, each holding its first step at
+   * {@code heldUrl} with its index as {@code n}; returns their ids in order.
+   */
+  static List<String> submitHeld(String api, String heldUrl, int count) throws Exception {
+    List<String> runs = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      runs.add(
+          post(
+                  api + "/api/v1/runs",
+                  "{\"flow\": \"held\", \"input\": {\"url\": \""
+                      + heldUrl
+                      + "\", \"n\": "
+                      + i
+                      + "}}")
+              .path("id")
+              .asText());
+    }
+    return runs;
   }
 
   static final String HELD_FLOW =

@@ -4,7 +4,6 @@ import static io.baton.node.process.ProcessTestSupport.applyFlow;
 import static io.baton.node.process.ProcessTestSupport.clusterNodeEnv;
 import static io.baton.node.process.ProcessTestSupport.completions;
 import static io.baton.node.process.ProcessTestSupport.get;
-import static io.baton.node.process.ProcessTestSupport.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -14,7 +13,6 @@ import io.baton.store.postgres.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,19 +46,7 @@ class SigtermHandoffIT {
         a.awaitReady(apiA, Duration.ofMinutes(3));
         b.awaitReady(apiB, Duration.ofMinutes(3));
         applyFlow(apiA, ProcessTestSupport.HELD_FLOW);
-        List<String> runs = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-          runs.add(
-              post(
-                      apiA + "/api/runs",
-                      "{\"flow\": \"held\", \"input\": {\"url\": \""
-                          + endpoint.url()
-                          + "\", \"n\": "
-                          + i
-                          + "}}")
-                  .path("id")
-                  .asText());
-        }
+        List<String> runs = ProcessTestSupport.submitHeld(apiA, endpoint.url(), 20);
         await().atMost(Duration.ofSeconds(30)).until(() -> endpoint.waiting() >= 10);
 
         Instant terminatedAt = Instant.now();
