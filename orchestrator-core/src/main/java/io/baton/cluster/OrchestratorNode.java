@@ -220,6 +220,7 @@ public final class OrchestratorNode implements AutoCloseable {
             stores.journal(),
             io,
             scheduler,
+            builder.random,
             builder.housekeeping,
             builder.metrics.counter(JournalArchiver.ARCHIVED),
             builder.metrics.counter(JournalArchiver.FAILURES));
@@ -229,6 +230,7 @@ public final class OrchestratorNode implements AutoCloseable {
             tree -> retentionOf(flows, tree.flowHash(), builder.housekeeping.finishedRuns()),
             io,
             scheduler,
+            builder.random,
             builder.housekeeping,
             builder.metrics.counter(RetentionSweeper.DELETED),
             builder.metrics.counter(RetentionSweeper.FAILURES));

@@ -4,8 +4,8 @@ import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +30,7 @@ final class BatchLoop {
 
   private final String name;
   private final Scheduler scheduler;
+  private final RandomGenerator random;
   private final Duration pause;
   private final Duration interval;
   private final Supplier<CompletableFuture<Boolean>> batch;
@@ -42,12 +43,14 @@ final class BatchLoop {
   BatchLoop(
       String name,
       Scheduler scheduler,
+      RandomGenerator random,
       Duration pause,
       Duration interval,
       Supplier<CompletableFuture<Boolean>> batch,
       Runnable onFailure) {
     this.name = name;
     this.scheduler = scheduler;
+    this.random = random;
     this.pause = pause;
     this.interval = interval;
     this.batch = batch;
@@ -59,13 +62,16 @@ final class BatchLoop {
       return;
     }
     running = true;
-    scheduler.schedule(firstDelay(interval), this::next);
+    scheduler.schedule(firstDelay(interval, random), this::next);
   }
 
-  /** A random delay in the second half of {@link #FIRST_PASS_WITHIN} or of the interval. */
-  static Duration firstDelay(Duration interval) {
+  /**
+   * A random delay in the second half of {@link #FIRST_PASS_WITHIN} or of the interval, drawn from
+   * the node's own random (seeded by the simulation, so that a seed replays).
+   */
+  static Duration firstDelay(Duration interval, RandomGenerator random) {
     long within = Math.min(FIRST_PASS_WITHIN.toNanos(), interval.toNanos());
-    return Duration.ofNanos(ThreadLocalRandom.current().nextLong(within / 2, within + 1));
+    return Duration.ofNanos(random.nextLong(within / 2, within + 1));
   }
 
   void stop() {

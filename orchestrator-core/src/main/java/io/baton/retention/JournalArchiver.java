@@ -5,6 +5,7 @@ import io.baton.engine.EngineIo;
 import io.baton.journal.ExecutionJournal;
 import io.baton.time.Scheduler;
 import java.util.concurrent.CompletableFuture;
+import java.util.random.RandomGenerator;
 
 /**
  * Moves journal entries covered by checkpoints out of the hot journal into the archive, in batches
@@ -30,6 +31,7 @@ public final class JournalArchiver {
       ExecutionJournal journal,
       EngineIo io,
       Scheduler scheduler,
+      RandomGenerator random,
       HousekeepingConfig config,
       Counter archived,
       Counter failures) {
@@ -41,6 +43,7 @@ public final class JournalArchiver {
         new BatchLoop(
             "journal archiving",
             scheduler,
+            random,
             config.archivePause(),
             config.archiveInterval(),
             this::batch,

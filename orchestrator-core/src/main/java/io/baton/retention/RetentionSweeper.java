@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,7 @@ public final class RetentionSweeper {
       Function<FinishedTree, Duration> retentionOf,
       EngineIo io,
       Scheduler scheduler,
+      RandomGenerator random,
       HousekeepingConfig config,
       Counter deleted,
       Counter failures) {
@@ -59,6 +61,7 @@ public final class RetentionSweeper {
         new BatchLoop(
             "run retention",
             scheduler,
+            random,
             config.retentionPause(),
             config.retentionInterval(),
             this::batch,

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ class HousekeepingTest {
   private final SchedulerEngineIo io = new SchedulerEngineIo(scheduler, stores.journal(), null);
   private final Counter counted = new Counter();
   private final Counter failures = new Counter();
+  private final Random random = new Random(42);
 
   private static HousekeepingConfig config(int batchSize) {
     return new HousekeepingConfig(
@@ -61,6 +63,7 @@ class HousekeepingTest {
             tree -> tree.flowName().equals("short") ? Duration.ofDays(1) : Duration.ofDays(30),
             io,
             scheduler,
+            random,
             config(2),
             counted,
             failures);
@@ -107,7 +110,7 @@ class HousekeepingTest {
       roots.add(run.root());
     }
     JournalArchiver archiver =
-        new JournalArchiver(stores.journal(), io, scheduler, config(7), counted, failures);
+        new JournalArchiver(stores.journal(), io, scheduler, random, config(7), counted, failures);
     archiver.start();
 
     scheduler.advance(BatchLoop.FIRST_PASS_WITHIN.dividedBy(2).minusNanos(1));
@@ -152,10 +155,17 @@ class HousekeepingTest {
             Duration.ofHours(1));
     Counter deleted = new Counter();
     JournalArchiver archiver =
-        new JournalArchiver(stores.journal(), io, scheduler, hourly, counted, failures);
+        new JournalArchiver(stores.journal(), io, scheduler, random, hourly, counted, failures);
     RetentionSweeper sweeper =
         new RetentionSweeper(
-            stores.metadata(), tree -> Duration.ZERO, io, scheduler, hourly, deleted, failures);
+            stores.metadata(),
+            tree -> Duration.ZERO,
+            io,
+            scheduler,
+            random,
+            hourly,
+            deleted,
+            failures);
     archiver.start();
     sweeper.start();
 
@@ -172,11 +182,11 @@ class HousekeepingTest {
   void the_first_pass_is_jittered_within_the_second_half_of_its_window_or_of_a_shorter_interval() {
     Set<Duration> delays = new HashSet<>();
     for (int i = 0; i < 200; i++) {
-      Duration delay = BatchLoop.firstDelay(Duration.ofHours(1));
+      Duration delay = BatchLoop.firstDelay(Duration.ofHours(1), random);
       assertThat(delay)
           .isBetween(BatchLoop.FIRST_PASS_WITHIN.dividedBy(2), BatchLoop.FIRST_PASS_WITHIN);
       delays.add(delay);
-      assertThat(BatchLoop.firstDelay(Duration.ofSeconds(1)))
+      assertThat(BatchLoop.firstDelay(Duration.ofSeconds(1), random))
           .isBetween(Duration.ofMillis(500), Duration.ofSeconds(1));
     }
     assertThat(delays).as("nodes started together spread out").hasSizeGreaterThan(100);
