@@ -14,6 +14,7 @@ import io.baton.time.Scheduler;
 import io.baton.time.SerialExecutor;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -552,6 +553,27 @@ public final class Engine {
       return false;
     }
     return true;
+  }
+
+  /**
+   * At most {@code max} roots let go to another node at least {@code grace} ago, forgotten here as
+   * they are returned: the caller checks whether their receiver took them (it may have left before
+   * it did). Read from memory, not from a scan of this node's runs in the store, which reads a
+   * window of the oldest and on a node with thousands of runs never reaches a recent one.
+   */
+  public List<UUID> takeLetGoBefore(Duration grace, int max) {
+    long now = scheduler.nanoTime();
+    List<UUID> due = new ArrayList<>();
+    for (Map.Entry<UUID, Long> entry : letGoAt.entrySet()) {
+      if (due.size() >= max) {
+        break;
+      }
+      if (now - entry.getValue() >= grace.toNanos()) {
+        due.add(entry.getKey());
+      }
+    }
+    due.forEach(letGoAt::remove);
+    return due;
   }
 
   /** Whether the root was let go to another node less than {@code within} ago. */

@@ -44,7 +44,12 @@ public enum Defect {
    */
   PENDING_WAITS_FOR_PASS,
   /** A node that stores a submission PENDING does not tell the others (no pending hint). */
-  PENDING_UNHINTED;
+  PENDING_UNHINTED,
+  /**
+   * Runs let go to a receiver that never claimed them come back only through the scan of this
+   * node's own runs, whose window of the oldest misses them on a node with many runs.
+   */
+  LET_GO_FOUND_BY_SCAN;
 
   private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
 

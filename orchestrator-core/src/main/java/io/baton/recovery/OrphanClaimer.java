@@ -303,6 +303,19 @@ public final class OrphanClaimer implements OrphanListener {
         interrupted.put(own, engine.nodeId());
       }
     }
+    if (!Defect.LET_GO_FOUND_BY_SCAN.isActive()) {
+      // runs let go whose receiver never claimed them (it left first, or its claim failed)
+      for (UUID root : engine.takeLetGoBefore(LET_GO_GRACE, window)) {
+        if (!engine.owns(root)
+            && runIndex
+                .findRun(root)
+                .filter(r -> r.status() == RunStatus.RUNNING)
+                .filter(r -> engine.nodeId().equals(r.orchestratorId()))
+                .isPresent()) {
+          interrupted.put(root, engine.nodeId());
+        }
+      }
+    }
     for (RunRecord dead : runIndex.findRunningRootsOutside(live, window)) {
       // a run fenced at or after the read was started by a node that announced itself since
       if (dead.ownerToken() < liveNodes.revision() || Defect.CLAIMS_ACROSS_LEASES.isActive()) {
