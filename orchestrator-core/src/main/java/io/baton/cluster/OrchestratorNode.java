@@ -327,6 +327,11 @@ public final class OrchestratorNode implements AutoCloseable {
     return stores;
   }
 
+  /** How this node claims run trees (every adoption goes through it). */
+  public ClaimService claims() {
+    return claims;
+  }
+
   /** The run trees this node could not load and left aside for a later try. */
   public SetAsideRuns setAside() {
     return claims.setAside();

@@ -134,6 +134,12 @@ public final class ClaimService {
     for (UUID root : roots) {
       if (engine.owns(root)) {
         outcomes.put(root, ClaimOutcome.ALREADY_OWNED);
+      } else if (!beyondCapacity
+          && resumedBy == null
+          && setAside.excluded(root)
+          && !Defect.NO_POISON_ISOLATION.isActive()) {
+        // set aside by a claim that ended after this one's caller listed it: wait for its retry
+        outcomes.put(root, ClaimOutcome.SET_ASIDE);
       } else if (engine.reserveForClaim(root, reason == ClaimReason.PENDING, beyondCapacity)) {
         reserved.add(root);
       } else {

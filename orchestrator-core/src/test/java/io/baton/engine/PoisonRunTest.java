@@ -8,6 +8,7 @@ import io.baton.engine.testing.PoisonJournal;
 import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
 import io.baton.flow.Backoff;
+import io.baton.journal.ClaimReason;
 import io.baton.journal.RunStatus;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
@@ -16,6 +17,7 @@ import io.baton.testkit.InjectDefects;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -87,6 +89,15 @@ class PoisonRunTest {
     assertThat(b.engine().metrics().registry().getGauges().get(EngineMetrics.SET_ASIDE).getValue())
         .isEqualTo(2);
     assertThat(status(runs.get(0))).isEqualTo(RunStatus.RUNNING);
+
+    // a claim listed before the root was set aside (a departure, a pass) waits for its retry too
+    assertThat(
+            cluster.await(b.claims().claimLost(Map.of(runs.get(0), "node-a"), ClaimReason.ORPHAN)))
+        .containsEntry(runs.get(0), ClaimOutcome.SET_ASIDE);
+    assertThat(b.setAside().list())
+        .filteredOn(entry -> entry.rootRunId().equals(runs.get(0)))
+        .singleElement()
+        .satisfies(entry -> assertThat(entry.attempts()).isEqualTo(1));
 
     journal.repair();
     cluster.runUntil(
