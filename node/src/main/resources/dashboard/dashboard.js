@@ -19,7 +19,11 @@
 // When the token endpoint also gives a refresh_token, it is kept beside the access token (same
 // sessionStorage) and traded for a new access token before the old one expires (a quarter of its
 // life, at most 30 s, before), and at once when the node answers 401 (the call is then made again
-// once). When the identity provider refuses to refresh, the dashboard signs out and says why.
+// once). When the identity provider refuses to refresh (400 or 401: the session ended, the refresh
+// token expired or was revoked), the dashboard signs out and says why. When it cannot be asked (a
+// network error, a 5xx), the renewal is tried again after 1 s, 2 s, 4 s ... (at most 30 s apart)
+// while the access token is still good, and once more on the node's next 401, with a small notice
+// in the header; only a token that expires with no renewal signs out.
 'use strict';
 
 const API = '/api/v1';
@@ -31,8 +35,13 @@ const TOKEN_KEY = 'baton.token';
 const PKCE_KEY = 'baton.pkce';
 const REFRESH_KEY = 'baton.refresh'; // { refreshToken, tokenEndpoint, clientId, expiresAt }
 const REFRESH_MARGIN_MS = 30000;
+const RENEWAL_FIRST_RETRY_MS = 1000; // a renewal that could not reach the provider: again after 1 s,
+const RENEWAL_MAX_RETRY_MS = 30000;  // then twice as long each time, at most this
+const RENEWAL_GRACE_MS = 60000;      // how long to keep trying for a token whose expiry is unknown
 let refreshTimer = null;
 let refreshing = null;   // the refresh under way, shared by every caller that needs it
+let renewalFailing = null; // while the provider cannot be reached: { attempts, lastAt, deadline, reason }
+let renewalWaiters = [];   // told whether the failing renewal came through (true) or ended (false)
 let signInOptions = null; // GET /sign-in: how one may sign in (fetched once)
 let stream = null;       // the live stream of the current page: { close() }
 let me = null;           // GET /me: who is signed in and the permissions the route table grants
@@ -81,6 +90,9 @@ async function api(path, options, refreshed) {
   const response = await fetch(API + path, request);
   if (response.status === 401 && !refreshed && canRefresh()) {
     if (await refreshToken()) return api(path, options, true);
+    if (canRefresh()) { // still signed in: the provider could not be reached, the retries go on
+      throw new Error('The sign-in could not be renewed yet (' + (renewalFailing ? renewalFailing.reason : 'the identity provider could not be reached') + '); trying again');
+    }
     const ended = new Error('The identity provider did not renew the sign-in');
     ended.status = 401; // refreshToken signed out and said why
     throw ended;
@@ -146,8 +158,14 @@ function openStream(query, onRun) {
     if (lastId !== null) headers['Last-Event-ID'] = lastId;
     const response = await fetch(API + '/stream/runs' + (query ? '?' + query : ''), { headers, signal: controller.signal });
     if (response.status === 401) {
-      // a renewed token reconnects below; a refused renewal has signed out already
-      if (canRefresh()) { if (!(await refreshToken())) closed = true; return; }
+      // a renewed token reconnects below; a refused renewal has signed out already; while the
+      // provider cannot be reached the stream waits for the renewal that comes through
+      if (canRefresh()) {
+        let renewed = await refreshToken();
+        if (!renewed && canRefresh()) renewed = renewalFailing ? await whenRenewed() : true;
+        if (!renewed) closed = true;
+        return;
+      }
       closed = true; signIn('Your API key is no longer accepted'); return;
     }
     if (response.status === 403) { closed = true; live.textContent = 'no live updates for this key'; return; }
@@ -329,6 +347,7 @@ function forgetRefresh() {
   clearTimeout(refreshTimer);
   refreshTimer = null;
   sessionStorage.removeItem(REFRESH_KEY);
+  renewalSettled(false);
 }
 
 // Renews the access token a quarter of its life (at most REFRESH_MARGIN_MS) before it expires.
@@ -338,13 +357,18 @@ function scheduleRefresh() {
   if (!state || !state.expiresAt) return;
   const left = state.expiresAt - Date.now();
   const margin = Math.min(REFRESH_MARGIN_MS, Math.max(0, left) / 4);
-  refreshTimer = setTimeout(() => { refreshToken(); }, Math.max(0, left - margin));
+  refreshTimer = setTimeout(() => { refreshToken(true); }, Math.max(0, left - margin));
 }
 
 // Trades the refresh token for a new access token; one renewal at a time, whoever asks. Answers
-// whether it renewed; when the identity provider refuses, signs out with its reason.
-function refreshToken() {
+// whether it renewed; when the identity provider refuses, signs out with its reason. While renewals
+// are failing, a caller that met the node's 401 tries once more at once, but not within
+// RENEWAL_FIRST_RETRY_MS of the last try (the retry timer, scheduled, always tries).
+function refreshToken(scheduled) {
   if (!refreshing) {
+    if (!scheduled && renewalFailing && Date.now() - renewalFailing.lastAt < RENEWAL_FIRST_RETRY_MS) {
+      return Promise.resolve(false);
+    }
     refreshing = renew().finally(() => { refreshing = null; });
   }
   return refreshing;
@@ -353,29 +377,81 @@ function refreshToken() {
 async function renew() {
   const state = refreshState();
   if (!state) return false;
-  let answer = {};
-  let status = 0;
+  const outcome = await askToRenew(state);
+  if (refreshState() === null) return false; // signed out meanwhile
+  if (outcome.answer) {
+    // a provider that does not rotate refresh tokens answers without one: the old one stays good
+    keepTokens(Object.assign({ refresh_token: state.refreshToken }, outcome.answer), state.tokenEndpoint, state.clientId);
+    const wasFailing = renewalFailing !== null;
+    renewalSettled(true);
+    if (wasFailing && me === null) start(); // the page that met the 401 showed an error: sign in again
+    return true;
+  }
+  if (outcome.refused) {
+    signIn('Your sign-in with the identity provider ended and could not be renewed: ' + outcome.reason + '. Sign in again.');
+    return false;
+  }
+  renewalFailed(state, outcome.reason);
+  return false;
+}
+
+// Asks the token endpoint once. Answers { answer } with the new tokens; { refused, reason } when the
+// provider refuses the refresh token (400 or 401, as RFC 6749 section 5.2 answers invalid_grant and
+// invalid_client); or { reason } when it could not be asked or failed (a network error, a 5xx,
+// anything else), which is worth another try.
+async function askToRenew(state) {
+  let response;
   try {
-    const response = await fetch(state.tokenEndpoint, {
+    response = await fetch(state.tokenEndpoint, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: state.refreshToken, client_id: state.clientId }),
     });
-    status = response.status;
-    answer = await response.json().catch(() => ({}));
   } catch (e) {
-    answer = { error_description: e.message };
+    return { reason: 'the identity provider could not be reached (' + e.message + ')' };
   }
-  if (refreshState() === null) return false; // signed out meanwhile
-  if (status < 200 || status > 299 || !answer.access_token) {
-    signIn('Your sign-in with the identity provider ended and could not be renewed: '
-      + (answer.error_description || answer.error || 'HTTP ' + status) + '. Sign in again.');
-    return false;
-  }
-  // a provider that does not rotate refresh tokens answers without one: the old one stays good
-  keepTokens(Object.assign({ refresh_token: state.refreshToken }, answer), state.tokenEndpoint, state.clientId);
-  return true;
+  const answer = await response.json().catch(() => ({}));
+  if (response.ok && answer.access_token) return { answer };
+  const said = answer.error_description || answer.error;
+  if (response.status === 400 || response.status === 401) return { refused: true, reason: said || 'HTTP ' + response.status };
+  return { reason: 'the identity provider answered HTTP ' + response.status + (said ? ': ' + said : '') };
 }
+
+// A renewal that could not reach the provider: tried again after 1 s, 2 s, 4 s ... (at most
+// RENEWAL_MAX_RETRY_MS apart, the last try when the access token expires) with a notice on the
+// page; when the token has expired with no renewal, signs out.
+function renewalFailed(state, reason) {
+  const now = Date.now();
+  const failing = renewalFailing || { attempts: 0, deadline: state.expiresAt || now + RENEWAL_GRACE_MS };
+  failing.attempts += 1;
+  failing.lastAt = now;
+  failing.reason = reason;
+  if (now >= failing.deadline) {
+    signIn('Your sign-in expired and could not be renewed: ' + reason + '. Sign in again.');
+    return;
+  }
+  renewalFailing = failing;
+  const delay = Math.min(RENEWAL_FIRST_RETRY_MS * 2 ** (failing.attempts - 1), RENEWAL_MAX_RETRY_MS, failing.deadline - now);
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => { refreshToken(true); }, delay);
+  const notice = document.getElementById('renewal');
+  notice.title = 'Renewing the sign-in failed ' + failing.attempts + ' time(s): ' + reason
+    + '. Next try at ' + new Date(now + delay).toLocaleTimeString() + '.';
+  notice.hidden = false;
+}
+
+// The failing renewal came through (true) or ended with the sign-in (false): the notice goes, and
+// whoever waited for it is told.
+function renewalSettled(renewed) {
+  renewalFailing = null;
+  const notice = document.getElementById('renewal');
+  if (notice) notice.hidden = true;
+  const waiters = renewalWaiters;
+  renewalWaiters = [];
+  for (const resolve of waiters) resolve(renewed);
+}
+
+function whenRenewed() { return new Promise((resolve) => { renewalWaiters.push(resolve); }); }
 
 function signOut() {
   signIn(null);

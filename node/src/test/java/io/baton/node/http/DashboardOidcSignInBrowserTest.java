@@ -7,19 +7,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.nimbusds.jose.jwk.RSAKey;
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.baton.node.auth.ApiKey;
 import io.baton.node.auth.ApiTokens;
 import io.baton.node.auth.Authenticator;
 import io.baton.node.auth.OidcSettings;
+import io.baton.node.auth.Principal;
+import io.baton.node.auth.StoredKeys;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +38,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard signs in with the organisation's identity provider, in real headless Chromium: the
@@ -40,6 +50,8 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * not ask for is refused without asking for a token. With refresh tokens the dashboard renews a
  * short-lived access token before it expires (with the rotated refresh token), renews on the node's
  * 401 and makes the call again, and signs out with the provider's reason when it refuses to renew.
+ * A provider that cannot be reached for a while (a 503, a dropped connection) is tried again with
+ * back-off, the person staying signed in with a notice, until it answers or the token expires.
  */
 class DashboardOidcSignInBrowserTest extends ApiTestBase {
   private static final String REALM = "baton";
@@ -60,6 +72,32 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
   /** Access tokens the token endpoint gave, in order. */
   private final List<String> issued = new CopyOnWriteArrayList<>();
 
+  /** When the last of them was given ({@link System#nanoTime()}). */
+  private volatile long lastIssuedNanos;
+
+  /** Bearer tokens the node was called with, in order. */
+  private final List<String> bearerTokens = new CopyOnWriteArrayList<>();
+
+  /** How the next refresh requests fail, one each, before the token endpoint answers as usual. */
+  private final Queue<Outage> outages = new ConcurrentLinkedQueue<>();
+
+  /** A token endpoint that cannot renew for now, or refuses for good. */
+  private enum Outage {
+    /** 503: the provider is there but cannot answer (restarting, its database down). */
+    UNAVAILABLE,
+    /** 401 invalid_client: a refusal (RFC 6749 section 5.2), not worth another try. */
+    REFUSED
+  }
+
+  /**
+   * The token endpoint's own server, where the discovery document points: stopped, the provider
+   * cannot be reached at all (the connection is refused and the browser's fetch rejects). A
+   * connection closed without an answer would not do: Chromium sends the request again by itself.
+   */
+  private HttpServer tokenHost;
+
+  private int tokenPort;
+
   // how the token endpoint behaves in the current test
   private volatile boolean giveRefreshTokens;
   private volatile long accessTokenSeconds;
@@ -76,8 +114,38 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
       idp.openRealm(REALM, key);
       idp.handle("/realms/" + REALM + "/auth", this::authorize);
       idp.handle("/realms/" + REALM + "/token", this::token);
+      reachTokenHost();
+      String tokenEndpoint = "http://127.0.0.1:" + tokenPort + "/token";
+      String discovery =
+          "{\"issuer\": \"%s\", \"authorization_endpoint\": \"%s/auth\", \"token_endpoint\": \"%s\", \"jwks_uri\": \"%s\"}"
+              .formatted(idp.issuer(REALM), idp.issuer(REALM), tokenEndpoint, idp.jwksUrl(REALM));
+      idp.handle(
+          "/realms/" + REALM + "/.well-known/openid-configuration",
+          exchange -> send(exchange, 200, discovery));
     }
     return idp.issuer(REALM);
+  }
+
+  /** Starts the token endpoint's server, on the port it had before if it had one. */
+  private void reachTokenHost() {
+    if (tokenHost != null) {
+      return;
+    }
+    try {
+      tokenHost =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), tokenPort), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    tokenHost.createContext("/token", this::token);
+    tokenHost.start();
+    tokenPort = tokenHost.getAddress().getPort();
+  }
+
+  /** Stops the token endpoint's server: nothing listens on its port. */
+  private void unreachTokenHost() {
+    tokenHost.stop(0);
+    tokenHost = null;
   }
 
   /** Signs alice in at once (a real provider would ask her) and sends the browser back. */
@@ -114,6 +182,8 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
     accessTokenSeconds = 300;
     firstTokenForAnotherAudience = false;
     refusesToRefresh = false;
+    outages.clear();
+    reachTokenHost();
   }
 
   /**
@@ -151,6 +221,18 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
   }
 
   private void refresh(HttpExchange exchange, Map<String, String> body) throws IOException {
+    Outage outage = outages.poll();
+    if (outage == Outage.UNAVAILABLE) {
+      send(exchange, 503, "{\"error\": \"temporarily_unavailable\"}");
+      return;
+    }
+    if (outage == Outage.REFUSED) {
+      send(
+          exchange,
+          401,
+          "{\"error\": \"invalid_client\", \"error_description\": \"Client disabled\"}");
+      return;
+    }
     if (refusesToRefresh
         || !CLIENT.equals(body.get("client_id"))
         || !refreshTokens.remove(String.valueOf(body.get("refresh_token")))) {
@@ -167,6 +249,7 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
   private void sendTokens(HttpExchange exchange, String audience) throws IOException {
     String access = accessToken("alice@example.test", "operator", audience);
     issued.add(access);
+    lastIssuedNanos = System.nanoTime();
     String refresh = "";
     if (giveRefreshTokens) {
       String refreshToken = UUID.randomUUID().toString();
@@ -196,10 +279,39 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
 
   @Override
   protected Authenticator authenticator() {
-    return TestIdentityProvider.keysAndTokens(
-        adminToken,
-        OidcSettings.of(issuer(), TestIdentityProvider.AUDIENCE, null)
-            .withJwksMinRefresh(Duration.ofMillis(100)));
+    return recording(
+        TestIdentityProvider.keysAndTokens(
+            adminToken,
+            OidcSettings.of(issuer(), TestIdentityProvider.AUDIENCE, null)
+                .withJwksMinRefresh(Duration.ofMillis(100))));
+  }
+
+  /** {@code delegate}, noting every bearer token the node is called with. */
+  private Authenticator recording(Authenticator delegate) {
+    return new Authenticator() {
+      @Override
+      public Principal authenticate(String bearerToken) {
+        if (bearerToken != null) {
+          bearerTokens.add(bearerToken);
+        }
+        return delegate.authenticate(bearerToken);
+      }
+
+      @Override
+      public boolean required() {
+        return delegate.required();
+      }
+
+      @Override
+      public Authenticator withStoredKeys(StoredKeys stored) {
+        return recording(delegate.withStoredKeys(stored));
+      }
+
+      @Override
+      public List<ApiKey> fileKeys() {
+        return delegate.fileKeys();
+      }
+    };
   }
 
   @Override
@@ -220,6 +332,9 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
     }
     if (idp != null) {
       idp.close();
+    }
+    if (tokenHost != null) {
+      tokenHost.stop(0);
     }
   }
 
@@ -353,5 +468,114 @@ class DashboardOidcSignInBrowserTest extends ApiTestBase {
     assertThat(stored("baton.refresh")).isNull();
     assertThat(browser.findElements(By.id("who"))).isEmpty();
     assertThat(chromium.await(By.id("sign-in-oidc")).isDisplayed()).isTrue();
+  }
+
+  /** Waits for longer than the usual timeout: for renewals due more than its 15 s away. */
+  private WebDriverWait waitingLong() {
+    return new WebDriverWait(browser, Duration.ofSeconds(45), Duration.ofMillis(100));
+  }
+
+  @Test
+  void
+      an_identity_provider_that_cannot_be_reached_for_a_while_is_tried_again_and_the_sign_in_kept() {
+    giveRefreshTokens = true;
+    accessTokenSeconds = 16; // renewed 4 s before it expires: at 12 s, 13 s and 15 s
+    outages.add(Outage.UNAVAILABLE);
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+    Object first = stored("baton.token");
+    int before = refreshRequests().size();
+
+    WebElement notice =
+        waitingLong().until(ExpectedConditions.visibilityOfElementLocated(By.id("renewal")));
+    assertThat(notice.getText()).isEqualTo("sign-in renewal failing · retrying");
+    assertThat(notice.getDomProperty("title"))
+        .startsWith(
+            "Renewing the sign-in failed 1 time(s): the identity provider answered HTTP 503");
+    assertThat(refreshRequests()).hasSize(before + 1);
+    unreachTokenHost();
+    chromium
+        .waiting()
+        .until(driver -> String.valueOf(notice.getDomProperty("title")).contains("2 time(s)"));
+    assertThat(notice.getDomProperty("title")).contains("could not be reached");
+    assertThat(browser.findElements(By.id("sign-in"))).as("still signed in").isEmpty();
+    reachTokenHost();
+
+    waitingLong().until(driver -> !first.equals(stored("baton.token")));
+    assertThat(refreshRequests())
+        .as("the 503, then the renewal (the refused connection reached no one)")
+        .hasSize(before + 2);
+    assertThat(stored("baton.token")).isEqualTo(issued.get(issued.size() - 1));
+    chromium.waiting().until(ExpectedConditions.invisibilityOfElementLocated(By.id("renewal")));
+    assertThat(browser.findElements(By.id("sign-in"))).as("never sent to sign in").isEmpty();
+    assertThat(chromium.await(By.id("who")).getText()).isEqualTo("alice@example.test (operator)");
+
+    int calls = bearerTokens.size();
+    browser.get(node.uri() + "/#/cluster");
+    chromium.await(By.id("who"));
+    chromium.waiting().until(driver -> bearerTokens.size() > calls);
+    assertThat(bearerTokens.subList(calls, bearerTokens.size()))
+        .as("later calls carry the new token")
+        .containsOnly(issued.get(issued.size() - 1));
+  }
+
+  @Test
+  void a_token_the_node_refuses_while_the_identity_provider_is_down_is_renewed_when_it_is_back() {
+    giveRefreshTokens = true;
+    firstTokenForAnotherAudience = true;
+    outages.add(Outage.UNAVAILABLE);
+    int before = refreshRequests().size();
+    signInWithTheIssuer();
+
+    awaitSignedInAsAlice();
+    assertThat(refreshRequests())
+        .as("the renewal on the node's 401 failed, the retry a second later came through")
+        .hasSize(before + 2);
+    assertThat(stored("baton.token")).isEqualTo(issued.get(issued.size() - 1));
+    assertThat(browser.findElements(By.id("sign-in"))).isEmpty();
+    assertThat(browser.findElement(By.id("renewal")).isDisplayed()).isFalse();
+  }
+
+  @Test
+  void an_identity_provider_that_comes_back_and_refuses_the_refresh_token_signs_out() {
+    giveRefreshTokens = true;
+    accessTokenSeconds = 8; // renewed at 6 s, and again a second later
+    outages.addAll(List.of(Outage.UNAVAILABLE, Outage.REFUSED));
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+    int before = refreshRequests().size();
+
+    WebElement reason =
+        waitingLong().until(ExpectedConditions.visibilityOfElementLocated(By.id("sign-in-reason")));
+    assertThat(reason.getText())
+        .contains("could not be renewed")
+        .contains("Client disabled")
+        .contains("Sign in again");
+    assertThat(refreshRequests())
+        .as("the 503 was tried again, the refusal not")
+        .hasSize(before + 2);
+    assertThat(stored("baton.token")).isNull();
+    assertThat(stored("baton.refresh")).isNull();
+    assertThat(browser.findElement(By.id("renewal")).isDisplayed()).isFalse();
+  }
+
+  @Test
+  void an_access_token_that_expires_while_the_identity_provider_is_down_signs_out() {
+    giveRefreshTokens = true;
+    accessTokenSeconds = 4; // renewed at 3 s, again at 4 s when it expires
+    signInWithTheIssuer();
+    awaitSignedInAsAlice();
+    unreachTokenHost();
+
+    WebElement reason = chromium.await(By.id("sign-in-reason"));
+    assertThat(Duration.ofNanos(System.nanoTime() - lastIssuedNanos))
+        .as("signed out when the token expired, not at the first failure (3 s)")
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(4));
+    assertThat(reason.getText())
+        .contains("Your sign-in expired and could not be renewed")
+        .contains("could not be reached")
+        .contains("Sign in again");
+    assertThat(stored("baton.token")).isNull();
+    assertThat(stored("baton.refresh")).isNull();
   }
 }
