@@ -72,6 +72,11 @@ final class DiscoveredJwks implements JWKSource<SecurityContext> {
     return jwksUri != null ? jwksUri : document;
   }
 
+  /** The keys of the JWKS the document named, or null while it has not been read. */
+  synchronized JWKSource<SecurityContext> found() {
+    return keys;
+  }
+
   @Override
   public List<JWK> get(JWKSelector selector, SecurityContext context) throws KeySourceException {
     return keys().get(selector, context);

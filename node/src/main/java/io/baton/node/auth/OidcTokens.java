@@ -3,9 +3,12 @@ package io.baton.node.auth;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.jwk.source.JWKSetBasedJWKSource;
+import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.BadJWSException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -27,7 +30,8 @@ import java.util.Set;
  * where the issuer's discovery document says when that is not given): the signature (RS256/384/512,
  * ES256/384/512, PS256/384/512, with a key the JWKS holds), the issuer, the audience and the expiry
  * (against the node's clock, one minute of skew). Keys are cached and fetched again when a token
- * names a key id the cache lacks (the issuer rotated its keys), at most every {@link
+ * names a key id the cache lacks (the issuer rotated its keys), or when the signature fails under a
+ * key id the cache holds (an issuer that put a new key under the same id), at most every {@link
  * OidcSettings#jwksMinRefresh()}. The caller's role comes from {@link OidcSettings#roleClaim()}; a
  * token without a known role is refused. With {@link OidcSettings#flowsClaim()} set, the caller is
  * limited to the flow-name patterns of that claim, checked as an API key's are; a token without
@@ -48,11 +52,13 @@ public final class OidcTokens implements Authenticator {
 
   private final OidcSettings settings;
   private final DiscoveredJwks discovered; // null when auth.oidc.jwksUrl says where the keys are
+  private final JWKSource<SecurityContext> keys;
+  private final Clock clock;
   private final DefaultJWTProcessor<SecurityContext> processor;
 
   public OidcTokens(OidcSettings settings, Clock clock) {
     this.settings = settings;
-    JWKSource<SecurityContext> keys;
+    this.clock = clock;
     if (settings.jwksUrl() != null) {
       keys = jwks(settings, settings.jwksUrl());
       discovered = null;
@@ -106,7 +112,7 @@ public final class OidcTokens implements Authenticator {
     }
     JWTClaimsSet claims;
     try {
-      claims = processor.process(bearerToken.trim(), null);
+      claims = verify(bearerToken.trim());
     } catch (ParseException e) {
       throw refused("it is not a JWT (" + e.getMessage() + ")");
     } catch (DiscoveredJwks.DiscoveryFailedException e) {
@@ -124,6 +130,38 @@ public final class OidcTokens implements Authenticator {
     }
     String name = text(claims, settings.nameClaim());
     return new Principal(name, role(claims, name), flows(claims, name), AuthMethod.OIDC);
+  }
+
+  /**
+   * The token's claims once verified. A signature that fails under a key id the cached keys hold
+   * may be the issuer's new key under the same id: the keys are fetched again (at most every
+   * jwksMinRefresh) and the token checked once more.
+   */
+  private JWTClaimsSet verify(String token) throws ParseException, BadJOSEException, JOSEException {
+    try {
+      return processor.process(token, null);
+    } catch (BadJWSException e) {
+      if (String.valueOf(e.getMessage()).contains("Invalid signature") && fetchKeysAgain()) {
+        return processor.process(token, null);
+      }
+      throw e;
+    }
+  }
+
+  /** Fetches the issuer's keys again now; false when fetched within jwksMinRefresh, or failed. */
+  private boolean fetchKeysAgain() {
+    JWKSource<SecurityContext> source = discovered == null ? keys : discovered.found();
+    if (!(source instanceof JWKSetBasedJWKSource<SecurityContext> cached)) {
+      return false;
+    }
+    try {
+      cached
+          .getJWKSetSource()
+          .getJWKSet(JWKSetCacheRefreshEvaluator.forceRefresh(), clock.millis(), null);
+      return true;
+    } catch (KeySourceException e) { // the rate limit, or the issuer unreachable: refused as is
+      return false;
+    }
   }
 
   private static String reason(BadJOSEException e) {

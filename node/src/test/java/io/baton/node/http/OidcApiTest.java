@@ -32,6 +32,8 @@ class OidcApiTest extends ApiTestBase {
   private final RSAKey first = TestIdentityProvider.newKey("first");
   private final RSAKey rotated = TestIdentityProvider.newKey("rotated");
   private final RSAKey stranger = TestIdentityProvider.newKey("stranger");
+  private final RSAKey reused = TestIdentityProvider.newKey("reused");
+  private final RSAKey reusedAgain = TestIdentityProvider.newKey("reused"); // another key, same id
   private final String adminKey = ApiTokens.generate();
   private TestIdentityProvider idp;
 
@@ -154,5 +156,26 @@ class OidcApiTest extends ApiTestBase {
         .pollInterval(Duration.ofMillis(200))
         .untilAsserted(() -> assertThat(call(withNewKey, "/api/v1/runs").status()).isEqualTo(200));
     assertThat(idp.hits(JWKS_PATH)).as("the JWKS was fetched again").isGreaterThan(before);
+  }
+
+  @Test
+  void
+      a_new_key_the_issuer_puts_under_a_known_key_id_is_accepted_after_the_jwks_is_fetched_again() {
+    idp.publishKeysAt(JWKS_PATH, first, rotated, reused);
+    String withOldKey = token(reused, claims("erin", "viewer").build());
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(() -> assertThat(call(withOldKey, "/api/v1/runs").status()).isEqualTo(200));
+
+    idp.publishKeysAt(JWKS_PATH, first, rotated, reusedAgain);
+    String withNewKey = token(reusedAgain, claims("erin", "viewer").build());
+    int before = idp.hits(JWKS_PATH);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(() -> assertThat(call(withNewKey, "/api/v1/runs").status()).isEqualTo(200));
+    assertThat(idp.hits(JWKS_PATH)).as("the JWKS was fetched again").isGreaterThan(before);
+    assertRefused(call(withOldKey, "/api/v1/runs"), "JWKS");
   }
 }

@@ -1,6 +1,7 @@
 package io.baton.node.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,6 +24,7 @@ import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.OAuth2Config;
 import no.nav.security.mock.oauth2.http.NettyWrapper;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import no.nav.security.mock.oauth2.token.KeyProvider;
 import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -59,27 +61,37 @@ class OidcProviderInteropTest extends ApiTestBase {
    */
   private String issuer() {
     if (provider == null) {
-      DefaultOAuth2TokenCallback operator =
-          new DefaultOAuth2TokenCallback(
-              ISSUER_ID,
-              "alice@example.test",
-              "JWT",
-              List.of(AUDIENCE),
-              Map.of(ROLE_CLAIM, List.of("operator")),
-              300);
-      OAuth2Config config =
-          new OAuth2Config(
-              false, // interactiveLogin: the authorization endpoint signs in at once
-              null,
-              null,
-              true, // rotateRefreshToken
-              new OAuth2TokenProvider(),
-              Set.of(operator),
-              new NettyWrapper()); // its default server (OkHttp's MockWebServer) needs JUnit 4
-      provider = new MockOAuth2Server(config);
-      provider.start(InetAddress.getLoopbackAddress(), 0);
+      startProvider(0);
     }
     return provider.issuerUrl(ISSUER_ID).toString();
+  }
+
+  /**
+   * Starts the provider on {@code port} (0: any) with a new signing key, which it names after the
+   * issuer (key id {@code baton}) whatever the key's own id.
+   */
+  private void startProvider(int port) {
+    DefaultOAuth2TokenCallback operator =
+        new DefaultOAuth2TokenCallback(
+            ISSUER_ID,
+            "alice@example.test",
+            "JWT",
+            List.of(AUDIENCE),
+            Map.of(ROLE_CLAIM, List.of("operator")),
+            300);
+    OAuth2Config config =
+        new OAuth2Config(
+            false, // interactiveLogin: the authorization endpoint signs in at once
+            null,
+            null,
+            true, // rotateRefreshToken
+            // a fresh key at every start (by default it signs with keys bundled in its jar)
+            new OAuth2TokenProvider(
+                new KeyProvider(List.of(TestIdentityProvider.newKey("any")), "RS256")),
+            Set.of(operator),
+            new NettyWrapper()); // its default server (OkHttp's MockWebServer) needs JUnit 4
+    provider = new MockOAuth2Server(config);
+    provider.start(InetAddress.getLoopbackAddress(), port);
   }
 
   /** What the node reads from its configuration: the issuer, the audience, the role claim. */
@@ -190,6 +202,35 @@ class OidcProviderInteropTest extends ApiTestBase {
     assertThat(roleInAnotherClaim.status()).isEqualTo(401);
     assertThat(roleInAnotherClaim.body())
         .contains("has no Baton role in claim '" + ROLE_CLAIM + "'");
+  }
+
+  /**
+   * The provider names its key after the issuer (key id {@code baton}): restarted at the same
+   * address with a new key, it signs with that key under the same key id.
+   */
+  @Test
+  void a_provider_that_signs_with_a_new_key_under_the_same_key_id_is_followed() throws Exception {
+    String before = clientCredentialsToken();
+    assertThat(me(before).status()).isEqualTo(200);
+
+    int port = provider.baseUrl().port();
+    provider.shutdown();
+    await("the provider back on its port (its server closes the old socket in the background)")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              startProvider(port);
+              return true;
+            });
+    String after = clientCredentialsToken();
+    assertThat(SignedJWT.parse(after).getHeader().getKeyID())
+        .isEqualTo(SignedJWT.parse(before).getHeader().getKeyID());
+    Reply me = me(after);
+    assertThat(me.status()).as("%s", me).isEqualTo(200);
+    assertThat(me.json().get("role").asText()).isEqualTo("operator");
+    assertThat(me(before).status()).as("the old key is gone").isEqualTo(401);
   }
 
   @Test
