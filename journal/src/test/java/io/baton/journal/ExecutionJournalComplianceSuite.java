@@ -455,6 +455,67 @@ public abstract class ExecutionJournalComplianceSuite {
     }
   }
 
+  /**
+   * Archiving must not weaken what an append may write: whatever a journal does with a second
+   * completion of a step while the first is hot (the PostgreSQL journal refuses it; the in-memory
+   * ones keep it, for the simulation's oracle to see), it does the same once the first is archived,
+   * by {@link ExecutionJournal#compact} or by the background archiver.
+   */
+  @Test
+  void a_second_step_completion_is_treated_alike_whether_the_first_is_hot_or_archived() {
+    AppendResult whileHot = secondCompletion(Archiving.NONE);
+
+    for (Archiving archiving : List.of(Archiving.COMPACT, Archiving.ARCHIVER)) {
+      AppendResult afterArchiving = secondCompletion(archiving);
+      assertThat(afterArchiving.isAppended())
+          .as("a second completion after %s, where while hot it gave %s", archiving, whileHot)
+          .isEqualTo(whileHot.isAppended());
+      if (!whileHot.isAppended()) {
+        assertThat(afterArchiving).isInstanceOf(whileHot.getClass());
+      }
+    }
+  }
+
+  private enum Archiving {
+    NONE,
+    COMPACT,
+    ARCHIVER
+  }
+
+  /** Completes step "charge" of a new root, archives that (or not), and completes it again. */
+  private AppendResult secondCompletion(Archiving archiving) {
+    JournalFixtures root = JournalFixtures.newRoot();
+    journal.append(root.createClaimed("n", 3));
+    List<JournalEntry> history = new ArrayList<>(journal.readHistory(root.root(), 1, 10));
+    history.addAll(appendAndKeep(root.of(3, root.stepCompleted("charge", json("n", 1)))));
+    history.addAll(appendAndKeep(root.steps(3, 1)));
+    if (archiving != Archiving.NONE) {
+      checkpointAt(root.root(), 3, 3);
+    }
+    if (archiving == Archiving.COMPACT) {
+      assertThat(journal.compact(root.root())).isEqualTo(3);
+    }
+    if (archiving == Archiving.ARCHIVER) {
+      int moved = 0;
+      int batch;
+      while ((batch = journal.archiveCovered(100)) > 0) {
+        moved += batch;
+      }
+      assertThat(moved).isEqualTo(3);
+      assertThat(journal.readFrom(root.root(), 1, 10))
+          .extracting(JournalEntry::seq)
+          .containsExactly(4L);
+    }
+    AppendRequest again = root.of(3, root.stepCompleted("charge", json("n", 2)));
+    AppendResult result = journal.appendAll(List.of(again)).get(0);
+    if (result.isAppended()) {
+      history.addAll(again.entries());
+    }
+    assertThat(journal.readHistory(root.root(), 1, 10)).containsExactlyElementsOf(history);
+    assertThat(journal.latestSequence(root.root())).isEqualTo(history.size());
+    return result;
+  }
+
   private List<JournalEntry> appendAndKeep(AppendRequest request) {
     journal.append(request);
     return request.entries();

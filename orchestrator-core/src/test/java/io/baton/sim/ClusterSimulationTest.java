@@ -140,6 +140,8 @@ class ClusterSimulationTest {
    * claims it), so no oracle can see it: these are left to PendingDuringDrainTest and
    * PendingHintTest. A run let go whose receiver left is found again only past the scan's window of
    * the giver's oldest runs, which the simulation's small nodes never exceed: LetGoAtScaleTest.
+   * Completion stubs are PostgreSQL's (the simulation's stores are in memory):
+   * ArchivedCompletionStubsTest.
    */
   @ParameterizedTest
   @EnumSource(
@@ -149,7 +151,8 @@ class ClusterSimulationTest {
         "STALE_SIGNALS_WHILE_LAGGING",
         "PENDING_WAITS_FOR_PASS",
         "PENDING_UNHINTED",
-        "LET_GO_FOUND_BY_SCAN"
+        "LET_GO_FOUND_BY_SCAN",
+        "NO_ARCHIVED_COMPLETION_STUBS"
       },
       mode = EnumSource.Mode.EXCLUDE)
   void every_deliberate_defect_is_caught_by_some_seed(Defect defect) throws Exception {

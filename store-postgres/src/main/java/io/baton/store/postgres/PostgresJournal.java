@@ -27,7 +27,9 @@ import java.util.UUID;
  * end), checks fence and sequence, inserts the entries and projects them onto the {@code runs}
  * rows; {@link #appendAll} does the same for a whole batch in one transaction, where a refused
  * request fails alone. Transient failures are retried for the configured window; an ambiguous
- * commit is retried safely because identical appends are recognised. Thread-safe.
+ * commit is retried safely because identical appends are recognised. The hot journal also holds, at
+ * negative sequences, the stubs of archived step completions (see {@code JournalArchive}); no read
+ * returns them. Thread-safe.
  */
 public final class PostgresJournal implements ExecutionJournal {
   private final Database database;
@@ -61,7 +63,8 @@ public final class PostgresJournal implements ExecutionJournal {
             handle
                 .createQuery(
                     "SELECT run_id, seq, ts, event::text AS event FROM journal"
-                        + " WHERE root_run_id = :root AND seq >= :from ORDER BY seq LIMIT :limit")
+                        + " WHERE root_run_id = :root AND seq >= :from AND seq > 0"
+                        + " ORDER BY seq LIMIT :limit")
                 .bind("root", rootRunId)
                 .bind("from", fromSeq)
                 .bind("limit", limit)
@@ -172,7 +175,8 @@ public final class PostgresJournal implements ExecutionJournal {
                 handle
                     .createQuery(
                         "SELECT root_run_id, run_id, seq, ts, event::text AS event FROM journal"
-                            + " WHERE root_run_id = ANY(:roots) ORDER BY root_run_id, seq")
+                            + " WHERE root_run_id = ANY(:roots) AND seq > 0"
+                            + " ORDER BY root_run_id, seq")
                     .bindArray("roots", UUID.class, rootRunIds)
                     .map(JournalRows.WITH_ROOT)
                     .list())
@@ -198,7 +202,8 @@ public final class PostgresJournal implements ExecutionJournal {
                     .createQuery(
                         "SELECT j.root_run_id, j.run_id, j.seq, j.ts, j.event::text AS event"
                             + " FROM unnest(:roots, :afters) AS f(root, after_seq)"
-                            + " JOIN journal j ON j.root_run_id = f.root AND j.seq > f.after_seq"
+                            + " JOIN journal j ON j.root_run_id = f.root"
+                            + " AND j.seq > f.after_seq AND j.seq > 0"
                             + " ORDER BY j.root_run_id, j.seq")
                     .bindArray("roots", UUID.class, roots)
                     .bindArray("afters", Long.class, afters)

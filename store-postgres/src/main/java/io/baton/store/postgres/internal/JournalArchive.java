@@ -1,9 +1,12 @@
 package io.baton.store.postgres.internal;
 
+import io.baton.internal.Defect;
 import io.baton.journal.JournalEntry;
 import java.util.List;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The journal's archive on PostgreSQL: moving entries covered by a checkpoint from {@code journal}
@@ -17,6 +20,12 @@ import org.jdbi.v3.core.Handle;
 public final class JournalArchive {
   /** Roots one batch looks at; the batch's entry limit is what bounds its work. */
   private static final int ROOTS_PER_BATCH = 16;
+
+  /** What a completion's stub holds: what the unique index reads, and a mark that it is a stub. */
+  private static final String STUB_EVENT =
+      "jsonb_build_object('type', 'StepCompleted', 'step', step, 'stub', true)";
+
+  private static final Logger log = LoggerFactory.getLogger(JournalArchive.class);
 
   private final Database database;
 
@@ -91,6 +100,9 @@ public final class JournalArchive {
             .bind("archived", root.archivedSeq())
             .bind("through", through)
             .execute();
+    if (!Defect.NO_ARCHIVED_COMPLETION_STUBS.isActive()) {
+      leaveCompletionStubs(handle, root, through);
+    }
     handle
         .createUpdate(
             "UPDATE journal_checkpoints SET archived_seq = :through WHERE root_run_id = :root")
@@ -98,6 +110,42 @@ public final class JournalArchive {
         .bind("through", through)
         .execute();
     return moved;
+  }
+
+  /**
+   * Leaves in the hot journal, for every step completion just moved, a stub at the negative of its
+   * sequence that V1's unique index {@code journal_step_completed_once} counts like the completion
+   * itself: a second completion of the step is refused by the append that carries it, as it was
+   * while the first was hot, at no cost to any append. Readers of the hot journal take {@code seq >
+   * 0} only. A completion whose stub is already there (two completions of one step in the archive,
+   * possible only for history archived before V12) is reported, not hidden.
+   */
+  private static void leaveCompletionStubs(Handle handle, Watermark root, long through) {
+    List<String> duplicated =
+        handle
+            .createQuery(
+                "WITH completions AS (SELECT run_id, seq, ts, event ->> 'step' AS step"
+                    + " FROM journal_archive WHERE root_run_id = :root"
+                    + " AND seq > :archived AND seq <= :through"
+                    + " AND event ->> 'type' = 'StepCompleted'),"
+                    + " stubs AS (INSERT INTO journal (root_run_id, seq, run_id, ts, event)"
+                    + " SELECT :root, -seq, run_id, ts, "
+                    + STUB_EVENT
+                    + " FROM completions"
+                    + " ON CONFLICT DO NOTHING RETURNING -seq AS seq)"
+                    + " SELECT c.run_id || ' ' || c.step || ' at seq ' || c.seq FROM completions c"
+                    + " WHERE c.seq NOT IN (SELECT seq FROM stubs) ORDER BY c.seq")
+            .bind("root", root.root())
+            .bind("archived", root.archivedSeq())
+            .bind("through", through)
+            .mapTo(String.class)
+            .list();
+    if (!duplicated.isEmpty()) {
+      log.error(
+          "the archive of run {} holds a second completion of a step (a step completes once): {}",
+          root.root(),
+          duplicated);
+    }
   }
 
   /** The root's archived and hot entries from {@code fromSeq}, in one statement (one snapshot). */
@@ -114,7 +162,8 @@ public final class JournalArchive {
                         + " WHERE root_run_id = :root AND seq >= :from ORDER BY seq LIMIT :limit)"
                         + " UNION ALL"
                         + " (SELECT run_id, seq, ts, event::text AS event FROM journal"
-                        + " WHERE root_run_id = :root AND seq >= :from ORDER BY seq LIMIT :limit)"
+                        + " WHERE root_run_id = :root AND seq >= :from AND seq > 0"
+                        + " ORDER BY seq LIMIT :limit)"
                         + " ORDER BY seq LIMIT :limit")
                 .bind("root", rootRunId)
                 .bind("from", fromSeq)
