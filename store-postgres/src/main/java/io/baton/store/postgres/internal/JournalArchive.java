@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * instant, and a reader's single statement sees it once. The roots of one batch are locked with
  * {@code FOR UPDATE SKIP LOCKED} on their checkpoint rows, so archivers on several nodes take
  * disjoint roots and never wait for each other; appends lock the {@code runs} row and insert above
- * the checkpoint, so they never wait for an archiver either. Thread-safe.
+ * the checkpoint, so they never wait for an archiver either. Each step completion moved leaves a
+ * stub in the hot journal, so that a step still completes once (see {@code leaveCompletionStubs}).
+ * Thread-safe.
  */
 public final class JournalArchive {
   /** Roots one batch looks at; the batch's entry limit is what bounds its work. */
@@ -142,7 +144,8 @@ public final class JournalArchive {
             .list();
     if (!duplicated.isEmpty()) {
       log.error(
-          "the archive of run {} holds a second completion of a step (a step completes once): {}",
+          "run {} holds a second completion of a step (a step completes once); archived without"
+              + " a stub, as their step's key was taken: {}",
           root.root(),
           duplicated);
     }
