@@ -21,17 +21,22 @@ import java.util.function.Predicate;
 final class AccessGuard {
   private static final String PRINCIPAL = "baton.principal";
   private static final String BEARER = "Bearer ";
-  private static final String TREE_READABLE = "baton.treeReadable";
+  private static final String READABLE_RUNS = "baton.readableRuns";
 
   private final Authenticator authenticator;
   private final RoutePermissions permissions;
   private final Orchestrator orchestrator;
+  private final RootFlows rootFlows;
 
   AccessGuard(
-      Authenticator authenticator, RoutePermissions permissions, Orchestrator orchestrator) {
+      Authenticator authenticator,
+      RoutePermissions permissions,
+      Orchestrator orchestrator,
+      RootFlows rootFlows) {
     this.authenticator = authenticator;
     this.permissions = permissions;
     this.orchestrator = orchestrator;
+    this.rootFlows = rootFlows;
   }
 
   void register(RoutesConfig routes) {
@@ -99,14 +104,7 @@ final class AccessGuard {
           throw new AccessDeniedException(limited(principal) + "; " + route + " spans every flow");
       case RUN -> runScope(ctx, principal);
       case FLOW -> requireFlow(ctx, ctx.pathParam("name"));
-      case RUN_LIST -> {
-        String flow = ctx.queryParam("flow");
-        if (flow == null || flow.isBlank()) {
-          throw new AccessDeniedException(
-              limited(principal) + "; list runs with ?flow=NAME of one of them");
-        }
-        requireFlow(ctx, flow);
-      }
+      case RUN_LIST -> listScope(ctx, principal);
       case RUN_STREAM -> streamScope(ctx, principal);
       case BODY, NONE -> {
         // BODY: the route checks the flow named in the body once it has read it
@@ -116,35 +114,67 @@ final class AccessGuard {
 
   /**
    * The runs a stream may send this request's caller: all for keys not limited to flow patterns;
-   * else the runs of their flows, or every run of the {@code ?root=} tree when its root's flow is
-   * one of theirs (as {@link FlowScope#RUN} lets them read each run of such a tree).
+   * else those it may read ({@link #mayRead}, as for {@link FlowScope#RUN}): the runs of its flows
+   * and every run, subflows of other flows included, of a tree whose root's flow is one of its.
    */
   static Predicate<RunRecord> readableRuns(Context ctx) {
-    Principal principal = principal(ctx);
-    if (!principal.flows().limited() || Boolean.TRUE.equals(ctx.attribute(TREE_READABLE))) {
-      return run -> true;
+    Predicate<RunRecord> readable = ctx.attribute(READABLE_RUNS);
+    return readable == null ? run -> true : readable;
+  }
+
+  /** A list of runs of one of the key's flows, or of a tree whose root's flow is one of them. */
+  private void listScope(Context ctx, Principal principal) {
+    if (readableTree(ctx, principal)) {
+      return;
     }
-    return run -> principal.flows().matches(run.flowName());
+    String flow = ctx.queryParam("flow");
+    if (flow == null || flow.isBlank()) {
+      throw new AccessDeniedException(
+          limited(principal)
+              + "; list runs with ?flow=NAME of one of them or ?root=ID of a run of one of them");
+    }
+    requireFlow(ctx, flow);
   }
 
   private void streamScope(Context ctx, Principal principal) {
+    if (readableTree(ctx, principal)) {
+      return; // the whole tree: every run the stream's ?root= lets through
+    }
     String flow = ctx.queryParam("flow");
     if (flow != null && !flow.isBlank()) {
       requireFlow(ctx, flow);
     }
-    UUID root;
-    try {
-      String text = ctx.queryParam("root");
-      root = text == null || text.isBlank() ? null : UUID.fromString(text.trim());
-    } catch (IllegalArgumentException e) {
-      return; // the route answers 400 for a malformed root
-    }
-    if (root != null && principal.flows().matches(orchestrator.find(root).flowName())) {
-      ctx.attribute(TREE_READABLE, true);
-    }
+    ctx.attribute(READABLE_RUNS, (Predicate<RunRecord>) run -> mayRead(principal, run));
   }
 
-  /** A run may be acted on when its own flow or its root's flow is one the key may use. */
+  /** Whether {@code ?root=} names a root run of one of the key's flows: its tree is readable. */
+  private boolean readableTree(Context ctx, Principal principal) {
+    String text = ctx.queryParam("root");
+    if (text == null || text.isBlank()) {
+      return false;
+    }
+    UUID root;
+    try {
+      root = UUID.fromString(text.trim());
+    } catch (IllegalArgumentException e) {
+      return false; // the route answers 400 for a malformed root
+    }
+    return rootFlows.of(root).filter(principal.flows()::matches).isPresent();
+  }
+
+  /**
+   * The one rule of a limited key's reach over runs, for every route: a run whose own flow or whose
+   * root's flow is one of the key's (a key that may read a root reads its whole tree).
+   */
+  private boolean mayRead(Principal principal, RunRecord run) {
+    if (principal.flows().matches(run.flowName())) {
+      return true;
+    }
+    return !run.isRoot()
+        && rootFlows.of(run.rootRunId()).filter(principal.flows()::matches).isPresent();
+  }
+
+  /** A run may be acted on when the key may read it ({@link #mayRead}). */
   private void runScope(Context ctx, Principal principal) {
     UUID runId;
     try {
@@ -153,10 +183,7 @@ final class AccessGuard {
       return; // the route answers 400 for a malformed id
     }
     RunRecord run = orchestrator.find(runId);
-    if (principal.flows().matches(run.flowName())) {
-      return;
-    }
-    if (!run.isRoot() && principal.flows().matches(orchestrator.find(run.rootRunId()).flowName())) {
+    if (mayRead(principal, run)) {
       return;
     }
     throw new AccessDeniedException(

@@ -11,11 +11,15 @@ public enum FlowScope {
   RUN,
   /** The flow named by the path's {@code {name}}. */
   FLOW,
-  /** A run list: limited keys must filter by a {@code flow} they may read ({@code ?flow=}). */
+  /**
+   * A run list: limited keys must filter by a {@code flow} they may read ({@code ?flow=}) or by a
+   * {@code ?root=} run of one of their flows (its whole tree).
+   */
   RUN_LIST,
   /**
-   * A stream of run changes: limited keys get only the runs they may read (of their flows, or the
-   * whole tree of a {@code ?root=} run of their flows); a {@code ?flow=} must be one of theirs.
+   * A stream of run changes: limited keys get only the runs they may read (of their flows, and
+   * every run of a tree whose root is of one of their flows); a {@code ?flow=} must be one of
+   * theirs unless a {@code ?root=} of their flows names the tree.
    */
   RUN_STREAM,
   /** The flow named in the body: the route itself checks it once it has read the body. */

@@ -87,7 +87,12 @@ public final class HttpApi implements AutoCloseable {
     this.permissions =
         builder.adjustPermissions.apply(
             RoutePermissions.of(router.operations(), builder.metricsOpen));
-    AccessGuard guard = new AccessGuard(authenticator, permissions, builder.node.orchestrator());
+    AccessGuard guard =
+        new AccessGuard(
+            authenticator,
+            permissions,
+            builder.node.orchestrator(),
+            new RootFlows(builder.node.stores().metadata()));
     this.app =
         Javalin.create(
             config -> {

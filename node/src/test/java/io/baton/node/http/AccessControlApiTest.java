@@ -219,6 +219,67 @@ public class AccessControlApiTest extends ApiTestBase {
     }
   }
 
+  /**
+   * Unfiltered, a limited key's run stream carries the subflow runs of the trees whose root's flow
+   * is one of its, whatever the subflow's own flow, as {@code GET runs/{id}} lets it read them and
+   * {@code GET runs?root=} lists them; a root run of another flow it is not sent.
+   */
+  @Test
+  void a_key_limited_to_flow_patterns_streams_the_subflows_of_its_trees_and_no_other_runs() {
+    ApiCalls admin = http.withToken(tokens.get(Role.ADMIN));
+    String child = uniqueName("payroll-part");
+    String parent = uniqueName("billing-tree");
+    assertThat(admin.post("/api/v1/flows", TestFlows.quick(child), "text/yaml").status())
+        .isEqualTo(201);
+    String tree =
+        "name: %s\nsteps:\n  - name: call\n    capability: flow\n    params:\n      flow: %s\n"
+            .formatted(parent, child);
+    assertThat(admin.post("/api/v1/flows", tree, "text/yaml").status()).isEqualTo(201);
+    ApiCalls limited = http.withToken(limitedToken);
+
+    try (EventStreamClient stream = new EventStreamClient(limited, "/api/v1/stream/runs")) {
+      assertThat(stream.status()).isEqualTo(200);
+      await().atMost(TIMEOUT).until(() -> stream.sawComment("connected"));
+      UUID other = succeeded(admin, child);
+      UUID root = succeeded(admin, parent);
+      Reply subflows = admin.get("/api/v1/runs?root=" + root + "&flow=" + child);
+      assertThat(subflows.json().get("runs")).as("%s", subflows).hasSize(1);
+      String subflow = subflows.json().get("runs").get(0).get("id").asText();
+      assertThat(limited.get("/api/v1/runs/" + subflow).status()).isEqualTo(200);
+      Reply listed = limited.get("/api/v1/runs?root=" + root);
+      assertThat(listed.status()).as("%s", listed).isEqualTo(200);
+      assertThat(listed.json().get("runs"))
+          .extracting(run -> run.get("id").asText())
+          .containsExactlyInAnyOrder(root.toString(), subflow);
+
+      await()
+          .atMost(TIMEOUT)
+          .untilAsserted(
+              () ->
+                  assertThat(stream.events(RunChangeFeed.RUN))
+                      .filteredOn(e -> e.data().get("id").asText().equals(subflow))
+                      .extracting(e -> e.data().get("status").asText())
+                      .contains("SUCCEEDED"));
+      assertThat(stream.events(RunChangeFeed.RUN))
+          .extracting(e -> e.data().get("id").asText())
+          .contains(root.toString())
+          .doesNotContain(other.toString());
+    }
+  }
+
+  /** A run of {@code flow} submitted as the admin {@code calls}, once it has succeeded. */
+  private static UUID succeeded(ApiCalls calls, String flow) {
+    Reply submitted = calls.post("/api/v1/runs", "{\"flow\": \"" + flow + "\"}");
+    assertThat(submitted.status()).as("%s", submitted).isEqualTo(201);
+    UUID run = UUID.fromString(submitted.json().get("id").asText());
+    await()
+        .atMost(TIMEOUT)
+        .until(
+            () -> calls.get("/api/v1/runs/" + run).json().get("status").asText(),
+            "SUCCEEDED"::equals);
+    return run;
+  }
+
   @Test
   void refusals_are_problems_that_say_who_lacks_what() {
     Reply none = http.get("/api/runs");

@@ -58,7 +58,15 @@ public final class ApiCalls {
   }
 
   public HttpRequest.Builder request(String path) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT);
+    return authorized(HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT));
+  }
+
+  /** A request without a timeout, for a stream that stays open. */
+  public HttpRequest.Builder streamRequest(String path) {
+    return authorized(HttpRequest.newBuilder(base.resolve(path)));
+  }
+
+  private HttpRequest.Builder authorized(HttpRequest.Builder request) {
     return token == null ? request : request.header("Authorization", "Bearer " + token);
   }
 

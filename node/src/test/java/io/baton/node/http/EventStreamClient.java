@@ -34,9 +34,7 @@ final class EventStreamClient implements AutoCloseable {
    */
   EventStreamClient(ApiCalls calls, String path, String lastEventId) {
     HttpRequest.Builder builder =
-        HttpRequest.newBuilder(calls.base().resolve(path))
-            .header("Accept", StreamRoutes.EVENT_STREAM)
-            .GET();
+        calls.streamRequest(path).header("Accept", StreamRoutes.EVENT_STREAM).GET();
     if (lastEventId != null) {
       builder.header("Last-Event-ID", lastEventId);
     }
