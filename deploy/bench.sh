@@ -15,6 +15,11 @@
 #                             steps, -Dbaton.bench.retentionWindow=100 at a time, under a flow retention of
 #                             -Dbaton.bench.retentionSeconds=5: table sizes sampled until every run is deleted
 #                             (where the server has autovacuum off, VACUUM every -Dbaton.bench.vacuumSeconds=30)
+#   deploy/bench.sh dashboard the dashboard in headless Chromium (Debian's chromium and chromium-driver)
+#                             over -Dbaton.bench.dashboardRuns=1000000 runs and one run of
+#                             -Dbaton.bench.dashboardEntries=100000 journal entries: the runs page's
+#                             first page, a status + flow filter, next pages by cursor, the long run's
+#                             page; p50/p95/max of -Dbaton.bench.trials=20 repetitions each
 #   deploy/bench.sh rollout   the rolling restart under load on real processes (RollingRestartIT,
 #                             long version: -Dbaton.rollout.steadySeconds=30
 #                             -Dbaton.rollout.runsPerSecond=20 by default)

@@ -30,7 +30,7 @@ import jdk.jfr.Recording;
  * memory per active and parked run, SIGTERM hand-off and failover after a crash. Prints figures;
  * asserts nothing about time. Run with {@code deploy/bench.sh
  * [engine|latency|events|recovery|memory|handoff|failover|all]}; also {@code rebalance}, {@code
- * longrun} and {@code retention}, which {@code all} leaves out.
+ * longrun}, {@code retention} and {@code dashboard}, which {@code all} leaves out.
  */
 public final class NodeBenchmarks {
   /** A run that stays active: its second step holds until cancelled. */
@@ -121,6 +121,12 @@ public final class NodeBenchmarks {
           Duration.ofSeconds(Integer.getInteger("baton.bench.ttlSeconds", 10)),
           Integer.getInteger("baton.bench.checkpointEntries", 1_000),
           HousekeepingConfig.DEFAULTS);
+    }
+    if (which.equals("dashboard")) {
+      DashboardBenchmark.run(
+          Integer.getInteger("baton.bench.dashboardRuns", 1_000_000),
+          Integer.getInteger("baton.bench.dashboardEntries", 100_000),
+          Integer.getInteger("baton.bench.trials", 20));
     }
     if (which.equals("retention")) {
       RetentionBenchmark.run(

@@ -25,14 +25,16 @@ import java.util.Set;
  * an approval, 30 % for a timer, 20 % for a retry and 10 % for a child run. Statuses, flows and
  * nodes are drawn independently from a seeded generator, so each combination is as common as the
  * product of its parts. And the filters the dashboard offers, each as the listing receives it.
+ * Public for the node's dashboard benchmark, which fills the same table behind a served dashboard.
  */
-final class RunTable {
+public final class RunTable {
   static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
   static final Duration SPACING = Duration.ofMillis(2500);
 
   private RunTable() {}
 
-  static void fill(Connection connection, int runs) throws SQLException {
+  /** Writes {@code runs} root runs into the migrated database of {@code connection}. */
+  public static void fill(Connection connection, int runs) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute("SELECT setseed(0.42)");
     }
