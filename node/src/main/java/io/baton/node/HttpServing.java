@@ -12,25 +12,35 @@ import io.baton.node.http.HttpApi;
 import io.baton.node.http.HttpSettings;
 import io.baton.node.http.NodeReadiness;
 import io.baton.node.http.TlsFiles;
+import java.net.URI;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The node's HTTP API, started on the configured address, with a readiness that the node's shutdown
- * turns off first.
+ * turns off first. With a warm-up configured ({@code warmup.runs}), the readiness is held back from
+ * the start until {@link #warmUp()} ended, finished or not.
  */
 final class HttpServing implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpServing.class);
 
   private final HttpApi api;
+  private final NodeRuntime runtime;
+  private final Runnable warmingUp;
 
-  private HttpServing(HttpApi api) {
+  private HttpServing(HttpApi api, NodeRuntime runtime, Runnable warmingUp) {
     this.api = api;
+    this.runtime = runtime;
+    this.warmingUp = warmingUp;
   }
 
   static HttpServing start(NodeRuntime runtime) {
     NodeConfig.Http http = runtime.config().http();
     NodeReadiness readiness = new NodeReadiness(runtime.node());
+    // held before anything can be ready, so that no probe sees a ready node that is still cold
+    Runnable warmingUp =
+        runtime.config().warmup().enabled() ? readiness.hold("warming up") : () -> {};
     // readiness goes off in the first step of the node's shutdown order
     runtime.node().onReadinessOff(readiness::shuttingDown);
     HttpApi api =
@@ -51,7 +61,31 @@ final class HttpServing implements AutoCloseable {
             .dashboardSignIn(runtime.config().auth().dashboardSignIn())
             .tls(tls(http))
             .start();
-    return new HttpServing(api);
+    return new HttpServing(api, runtime, warmingUp);
+  }
+
+  /**
+   * Warms the started node up, if configured, and lets its readiness go; returns when the warm-up
+   * ended (within {@code warmup.timeout}), whatever its outcome.
+   */
+  WarmUp.Result warmUp() {
+    try {
+      NodeConfig.Warmup settings = runtime.config().warmup();
+      if (!settings.enabled()) {
+        return new WarmUp.Result(0, 0, Duration.ZERO, true);
+      }
+      URI self = runtime.config().http().tls() ? null : loopback(api.uri());
+      return new WarmUp(runtime.node(), settings, self, runtime.clock()).run();
+    } finally {
+      warmingUp.run();
+    }
+  }
+
+  /** The API's address as this process reaches it (a wildcard host is not an address to call). */
+  private static URI loopback(URI uri) {
+    String host = uri.getHost();
+    boolean wildcard = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+    return wildcard ? URI.create("http://127.0.0.1:" + uri.getPort()) : uri;
   }
 
   /**

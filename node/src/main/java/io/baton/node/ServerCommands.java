@@ -67,6 +67,8 @@ final class ServerCommands {
       presets.put(ConfigKeys.LEASE_TTL.name(), "5s");
       presets.put(ConfigKeys.AUTH_MODE.name(), "none");
       presets.put(ConfigKeys.EGRESS_ALLOW_LOOPBACK.name(), "true");
+      // one node on a laptop: start at once, nobody routes traffic by readiness
+      presets.put(ConfigKeys.WARMUP_RUNS.name(), "0");
       if (Files.isDirectory(Path.of("examples"))) {
         presets.put(ConfigKeys.FLOWS_DIR.name(), "examples");
       }

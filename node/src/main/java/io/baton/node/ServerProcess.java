@@ -62,6 +62,7 @@ final class ServerProcess {
       holder.runtime = createWhileLive(config);
       holder.http = HttpServing.start(holder.runtime);
       holder.runtime.start(advertised(config, holder.http.port()));
+      holder.http.warmUp();
     } catch (ConfigException | FlowValidationException e) {
       err.println("baton: " + e.getMessage());
       holder.close();

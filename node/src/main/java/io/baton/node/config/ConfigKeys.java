@@ -421,6 +421,18 @@ public final class ConfigKeys {
           ConfigType.DURATION,
           Durations.format(HousekeepingConfig.DEFAULT_ARCHIVE_INTERVAL),
           "How often the archiver looks for journal entries covered by checkpoints once it found none; 0s turns it off.");
+  public static final ConfigKey WARMUP_RUNS =
+      add(
+          "warmup.runs",
+          ConfigType.INTEGER,
+          String.valueOf(NodeConfig.Warmup.DEFAULT_RUNS),
+          "Runs of a built-in flow of noop steps a node executes through its engine, journal and store after it starts and before it reports ready, so that a fresh JVM has compiled its hot paths before the load balancer sends it traffic; they are deleted as they finish and never listed. 0 turns the warm-up off (baton dev presets 0).");
+  public static final ConfigKey WARMUP_TIMEOUT =
+      add(
+          "warmup.timeout",
+          ConfigType.DURATION,
+          Durations.format(NodeConfig.Warmup.DEFAULT_TIMEOUT),
+          "The longest the warm-up holds readiness back; the node reports ready when it ends, finished or not.");
   public static final ConfigKey FLOWS_DIR =
       add(
           "flows.dir",

@@ -34,7 +34,26 @@ public record NodeConfig(
     HousekeepingConfig housekeeping,
     Path flowsDir,
     String loggingFormat,
-    EgressPolicy egress) {
+    EgressPolicy egress,
+    Warmup warmup) {
+
+  /**
+   * The warm-up before readiness.
+   *
+   * @param runs runs of the built-in warm-up flow; 0: no warm-up
+   * @param timeout the longest the warm-up holds readiness back
+   */
+  public record Warmup(int runs, Duration timeout) {
+    public static final int DEFAULT_RUNS = 200;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(20);
+
+    /** No warm-up: the node reports ready as soon as it started. */
+    public static final Warmup OFF = new Warmup(0, DEFAULT_TIMEOUT);
+
+    public boolean enabled() {
+      return runs > 0;
+    }
+  }
 
   /**
    * The HTTP API's settings.
@@ -131,7 +150,16 @@ public record NodeConfig(
         housekeeping(settings),
         settings.optional(ConfigKeys.FLOWS_DIR).map(Path::of).orElse(null),
         settings.choice(ConfigKeys.LOGGING_FORMAT),
-        egress(settings));
+        egress(settings),
+        warmup(settings));
+  }
+
+  private static Warmup warmup(Settings settings) {
+    int runs = settings.integer(ConfigKeys.WARMUP_RUNS);
+    if (runs < 0) {
+      throw settings.bad(ConfigKeys.WARMUP_RUNS, "must not be negative (0 turns the warm-up off)");
+    }
+    return new Warmup(runs, positiveDuration(settings, ConfigKeys.WARMUP_TIMEOUT));
   }
 
   private static RequestLimits requestLimits(Settings settings) {

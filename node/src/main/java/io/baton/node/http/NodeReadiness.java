@@ -4,15 +4,19 @@ import io.baton.cluster.OrchestratorNode;
 import io.baton.lease.ConnectionState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A node is ready while it is started and not draining, holds a live lease and its store answers a
  * ping. {@link #shuttingDown()} turns it not ready at once, before the drain begins (the node
  * process registers it with {@link OrchestratorNode#onReadinessOff}, the first step of the node's
- * shutdown order). Thread-safe.
+ * shutdown order). A {@link #hold} keeps it not ready for a reason of the caller's (the warm-up
+ * before the first traffic) until released. Thread-safe.
  */
 public final class NodeReadiness implements Readiness {
   private final OrchestratorNode node;
+  private final Set<String> holds = ConcurrentHashMap.newKeySet();
   private volatile boolean shuttingDown;
 
   public NodeReadiness(OrchestratorNode node) {
@@ -24,9 +28,19 @@ public final class NodeReadiness implements Readiness {
     shuttingDown = true;
   }
 
+  /**
+   * Keeps the node not ready, with {@code reason} among the reasons, until the returned hold is run
+   * (running it again does nothing).
+   */
+  public Runnable hold(String reason) {
+    String held = "node " + node.nodeId() + " is " + reason;
+    holds.add(held);
+    return () -> holds.remove(held);
+  }
+
   @Override
   public List<String> notReadyReasons() {
-    List<String> reasons = new ArrayList<>();
+    List<String> reasons = new ArrayList<>(holds);
     if (shuttingDown) {
       reasons.add("node " + node.nodeId() + " is shutting down");
     }

@@ -123,6 +123,8 @@ public final class ProcessTestSupport {
     env.put("BATON_LEASE_TTL", "5s");
     env.put("BATON_EXECUTION_DRAIN_TIMEOUT", drainTimeout.toMillis() + "ms");
     env.put("BATON_RECOVERY_CHECK_INTERVAL", "2s");
+    // nobody routes by readiness here; RollingRestartIT turns the warm-up on
+    env.put("BATON_WARMUP_RUNS", "0");
     return env;
   }
 
