@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,12 @@ import org.junit.jupiter.api.Test;
  * submitted run. The figures (p99 of run time, steady and during the roll and scaling) are printed.
  * {@code deploy/bench.sh rollout} runs the long version ({@code -Dbaton.rollout.steadySeconds},
  * {@code -Dbaton.rollout.runsPerSecond}).
+ *
+ * <p>The load goes, as through a Kubernetes Service, only to nodes whose {@code /health/ready}
+ * answered 200 at the last probe (every {@link #READINESS_PROBE}); {@code
+ * -Dbaton.rollout.followReadiness=false} sends it to every node that answers at all. The nodes warm
+ * up before they report ready ({@code -Dbaton.rollout.warmupRuns}, the node's {@code warmup.runs};
+ * 0 turns it off).
  */
 class RollingRestartIT {
   private static final int NODES = 3;
@@ -47,6 +54,9 @@ class RollingRestartIT {
       Map.of(
           "rollout", List.of("call", "check", "after"),
           "rollout-waits", List.of("ask", "pause", "done"));
+
+  /** How often the load's "Service" probes each node's readiness (the chart probes every 2 s). */
+  private static final Duration READINESS_PROBE = Duration.ofMillis(500);
 
   /** One submission in this many is a run that waits for an approval and a timer. */
   private static final int WAITS_EVERY = 5;
@@ -92,6 +102,12 @@ class RollingRestartIT {
   /** How many nodes, from node-0 on, take submissions. */
   private volatile int serving = NODES;
 
+  /** Whether each node answered its last readiness probe with 200. */
+  private final AtomicIntegerArray ready = new AtomicIntegerArray(SCALED_UP);
+
+  private final boolean followReadiness =
+      Boolean.parseBoolean(System.getProperty("baton.rollout.followReadiness", "true"));
+
   @Test
   void a_rolling_restart_under_load_loses_and_repeats_nothing() throws Exception {
     long steadySeconds = Long.getLong("baton.rollout.steadySeconds", 5);
@@ -134,6 +150,10 @@ class RollingRestartIT {
     long steadySeconds = Long.getLong("baton.rollout.steadySeconds", 5);
     ScheduledExecutorService load = Executors.newSingleThreadScheduledExecutor();
     ScheduledExecutorService approver = Executors.newSingleThreadScheduledExecutor();
+    ScheduledExecutorService prober = Executors.newSingleThreadScheduledExecutor();
+    var unusedProbes =
+        prober.scheduleWithFixedDelay(
+            () -> probeReadiness(ports), 0, READINESS_PROBE.toMillis(), TimeUnit.MILLISECONDS);
     try {
       for (int i = 0; i < NODES; i++) {
         nodes.get(i).awaitReady(api(ports[i]), Duration.ofMinutes(3));
@@ -170,6 +190,8 @@ class RollingRestartIT {
     } finally {
       load.shutdownNow();
       load.awaitTermination(30, TimeUnit.SECONDS);
+      prober.shutdownNow();
+      prober.awaitTermination(30, TimeUnit.SECONDS);
     }
     // the script goes on answering until every run asking for an approval has its answer
     try {
@@ -197,6 +219,31 @@ class RollingRestartIT {
     } catch (Exception unavailable) {
       // restarting or draining: the next pass goes to another node
     }
+  }
+
+  /** The Service's view: which nodes answered their readiness probe with 200. */
+  private void probeReadiness(int[] ports) {
+    for (int i = 0; i < ports.length; i++) {
+      ready.set(i, BatonProcess.status(api(ports[i]) + "/health/ready") == 200 ? 1 : 0);
+    }
+  }
+
+  /**
+   * The port the {@code attempt}-th try of submission {@code n} goes to: among the serving nodes,
+   * those that were ready at the last probe when following readiness and any is.
+   */
+  private int target(int[] ports, int n, int attempt) {
+    int count = serving;
+    List<Integer> candidates = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      if (!followReadiness || ready.get(i) == 1) {
+        candidates.add(ports[i]);
+      }
+    }
+    if (candidates.isEmpty()) {
+      return ports[(n + attempt) % count];
+    }
+    return candidates.get((n + attempt) % candidates.size());
   }
 
   private static List<String> waitingForApproval(int port) throws Exception {
@@ -296,8 +343,9 @@ class RollingRestartIT {
   private static BatonProcess start(
       Path dir, int index, int port, TestDatabase db, EtcdTestCluster etcd, String cluster)
       throws Exception {
-    return BatonProcess.start(
-        dir, clusterNodeEnv("node-" + index, port, db, etcd, cluster, DRAIN), "node");
+    Map<String, String> env = clusterNodeEnv("node-" + index, port, db, etcd, cluster, DRAIN);
+    env.put("BATON_WARMUP_RUNS", System.getProperty("baton.rollout.warmupRuns", "200"));
+    return BatonProcess.start(dir, env, "node");
   }
 
   private static String api(int port) {
@@ -326,8 +374,7 @@ class RollingRestartIT {
             + "}}";
     List<Exception> failures = new ArrayList<>();
     for (int attempt = 0; attempt < 60; attempt++) {
-      int count = serving;
-      int port = ports[(n + attempt) % count];
+      int port = target(ports, n, attempt);
       try {
         String runId = post(api(port) + "/api/runs", body).path("id").asText();
         ledger.submitted(key, runId, flow, duringRoll);
