@@ -11,6 +11,7 @@ import io.baton.engine.RunEventListener;
 import io.baton.flow.Flow;
 import io.baton.node.config.NodeConfig;
 import io.baton.store.RunRetention.Discarded;
+import io.baton.time.NamedThreads;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,8 +27,11 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,10 +41,11 @@ import org.slf4j.LoggerFactory;
  * is), and its HTTP server answers a few requests, so that the first runs the load balancer sends a
  * fresh JVM do not pay for class loading and interpreted code while the other nodes wait for the
  * CPU. Leaves nothing listed: the flow is stored by hash only (never under a name, so no flow list
- * shows it) and each run is deleted with its journal as soon as it finishes. Bounded by the
- * settings' timeout; never throws: a warm-up that fails or runs out of time is logged and the node
- * goes on to ready (runs it left unfinished finish and are deleted by retention). Runs once, on the
- * caller's thread.
+ * shows it) and each run is deleted with its journal as soon as it finishes, on a thread of its own
+ * ({@code baton-warmup-cleanup-1}) that goes on past the end of the warm-up with what is left.
+ * Bounded by the settings' timeout; never throws: a warm-up that fails or runs out of time is
+ * logged and the node goes on to ready (runs it left unfinished finish and are deleted by
+ * retention). Runs once, on the caller's thread.
  */
 final class WarmUp {
   private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
@@ -67,7 +72,7 @@ final class WarmUp {
           params: {n: "{{ steps.second.output.n }}", node: "{{ steps.first.output.node }}"}
       """;
 
-  /** What the warm-up did; {@code complete} when every run finished and was deleted in time. */
+  /** What the warm-up did; {@code complete} when every run finished in time. */
   record Result(int finished, int deleted, Duration took, boolean complete) {}
 
   private final OrchestratorNode node;
@@ -76,6 +81,9 @@ final class WarmUp {
   private final Clock clock;
   private final Map<UUID, CompletableFuture<Void>> ends = new ConcurrentHashMap<>();
   private final RunEventListener listener = this::onEvent;
+  private final ExecutorService cleanup =
+      Executors.newSingleThreadExecutor(NamedThreads.factory("warmup-cleanup"));
+  private final AtomicInteger deleted = new AtomicInteger();
 
   /**
    * @param api where this node's HTTP API answers on plain HTTP, or null to leave the HTTP server
@@ -93,7 +101,6 @@ final class WarmUp {
     Instant start = clock.instant();
     Instant deadline = start.plus(settings.timeout());
     int finished = 0;
-    int deleted = 0;
     node.engine().addListener(listener);
     try {
       Flow flow = storedFlow();
@@ -101,17 +108,17 @@ final class WarmUp {
         List<UUID> batch = submitBatch(flow, finished, deadline);
         for (UUID runId : batch) {
           if (!awaitEnd(runId, deadline)) {
-            return ended(start, finished, deleted, false);
+            return ended(start, finished, deadline, false);
           }
           finished++;
-          deleted += delete(runId) ? 1 : 0;
+          deleteLater(runId);
         }
         if (batch.isEmpty()) {
           break;
         }
       }
       warmHttp(deadline);
-      return ended(start, finished, deleted, finished >= settings.runs());
+      return ended(start, finished, deadline, finished >= settings.runs());
     } catch (RuntimeException | InterruptedException | ExecutionException failure) {
       if (failure instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -121,13 +128,18 @@ final class WarmUp {
           node.nodeId(),
           finished,
           failure.toString());
-      return ended(start, finished, deleted, false);
+      return new Result(finished, deleted.get(), Duration.between(start, clock.instant()), false);
     } finally {
       node.engine().removeListener(listener);
+      cleanup.shutdown();
     }
   }
 
-  private Result ended(Instant start, int finished, int deleted, boolean complete) {
+  /** Waits, until the deadline, for the deletions of the finished runs, then reports. */
+  private Result ended(Instant start, int finished, Instant deadline, boolean complete)
+      throws InterruptedException {
+    cleanup.shutdown();
+    cleanup.awaitTermination(remainingMillis(deadline), TimeUnit.MILLISECONDS);
     Duration took = Duration.between(start, clock.instant());
     if (complete) {
       log.info("node {} warmed up: {} runs in {} ms", node.nodeId(), finished, took.toMillis());
@@ -141,7 +153,7 @@ final class WarmUp {
           "warmup.timeout",
           settings.timeout());
     }
-    return new Result(finished, deleted, took, complete);
+    return new Result(finished, deleted.get(), took, complete);
   }
 
   /** The flow, stored as a content-addressed blob only, so that any node can replay its runs. */
@@ -203,10 +215,23 @@ final class WarmUp {
     }
   }
 
-  /** Deletes the finished run with its journal, as an operator's discard does (not audited). */
-  private boolean delete(UUID runId) {
+  /**
+   * Deletes a finished run with its journal, as an operator's discard does (not audited), on the
+   * cleanup thread; one that cannot be deleted now is left to retention.
+   */
+  private void deleteLater(UUID runId) {
     ends.remove(runId);
-    return node.stores().metadata().discardTree(runId) == Discarded.DELETED;
+    cleanup.execute(
+        NamedThreads.guarded(
+            () -> {
+              try {
+                if (node.stores().metadata().discardTree(runId) == Discarded.DELETED) {
+                  deleted.incrementAndGet();
+                }
+              } catch (RuntimeException failure) {
+                log.debug("warm-up run {} left to retention: {}", runId, failure.toString());
+              }
+            }));
   }
 
   /** A few requests to the node's own health endpoints: Jetty, the router and the JSON writer. */
@@ -215,11 +240,12 @@ final class WarmUp {
       return;
     }
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    for (int i = 0; i < settings.runs() && clock.instant().isBefore(deadline); i++) {
+    for (int i = 0; i < settings.runs() && remainingMillis(deadline) > 0; i++) {
       String path = i % 2 == 0 ? "/health/live" : "/health/ready";
+      Duration timeout = Duration.ofMillis(Math.min(1000, Math.max(1, remainingMillis(deadline))));
       try {
         client.send(
-            HttpRequest.newBuilder(api.resolve(path)).timeout(Duration.ofSeconds(1)).build(),
+            HttpRequest.newBuilder(api.resolve(path)).timeout(timeout).build(),
             HttpResponse.BodyHandlers.discarding());
       } catch (IOException unanswered) {
         log.debug("warm-up request to {} failed: {}", path, unanswered.toString());
