@@ -320,7 +320,8 @@ class RollingRestartIT {
           verdict.completedTwice().size(),
           verdict.unknownSideEffects().size(),
           verdict.p99ByPhase());
-      System.out.println("slowest runs during the roll (claims since creation):");
+      System.out.println(verdict.rollTail());
+      System.out.println("slowest runs during the roll (claims and steps since creation):");
       verdict.slowestDuringRoll().forEach(slow -> System.out.println("  " + slow));
       assertThat(refusedEverywhere).as("submissions no node took").isEmpty();
       assertThat(ledger.size()).isGreaterThan(runsPerSecond * (int) steadySeconds);

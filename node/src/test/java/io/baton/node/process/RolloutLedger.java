@@ -35,7 +35,8 @@ final class RolloutLedger {
       List<String> completedTwice,
       Set<String> unknownSideEffects,
       Map<String, Duration> p99ByPhase,
-      List<String> slowestDuringRoll) {
+      List<String> slowestDuringRoll,
+      String rollTail) {
     boolean clean() {
       return notSucceeded.isEmpty() && completedTwice.isEmpty() && unknownSideEffects.isEmpty();
     }
@@ -107,6 +108,7 @@ final class RolloutLedger {
     }
     Map<String, Duration> p99 = new TreeMap<>();
     durations.forEach((during, list) -> p99.put(during ? "during roll" : "steady", p99(list)));
+    String rollTail = tail(durations.get(false), durations.get(true));
     List<String> slowest = new ArrayList<>();
     for (Map.Entry<String, Duration> slow :
         duringRoll.entrySet().stream()
@@ -115,7 +117,7 @@ final class RolloutLedger {
             .toList()) {
       slowest.add(slow.getKey() + " " + slow.getValue() + " " + claims(api, slow.getKey()));
     }
-    return new Verdict(notSucceeded, completedTwice, unknown, p99, slowest);
+    return new Verdict(notSucceeded, completedTwice, unknown, p99, slowest, rollTail);
   }
 
   /**
@@ -154,6 +156,19 @@ final class RolloutLedger {
       }
     }
     return timeline;
+  }
+
+  /**
+   * How many runs of the roll took longer than twice the steady p99, of how many: a figure that a
+   * longer roll (more runs at ease) does not dilute as it dilutes the p99.
+   */
+  private static String tail(List<Duration> steady, List<Duration> roll) {
+    if (steady == null || roll == null) {
+      return "no runs in one of the phases";
+    }
+    Duration bound = p99(steady).multipliedBy(2);
+    long over = roll.stream().filter(took -> took.compareTo(bound) > 0).count();
+    return over + " of " + roll.size() + " runs of the roll took longer than " + bound;
   }
 
   private static Duration p99(List<Duration> durations) {
