@@ -7,6 +7,7 @@ import com.nimbusds.jose.jwk.source.JWKSetBasedJWKSource;
 import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.BadJWSException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
@@ -117,6 +118,13 @@ public final class OidcTokens implements Authenticator {
       throw refused("it is not a JWT (" + e.getMessage() + ")");
     } catch (DiscoveredJwks.DiscoveryFailedException e) {
       throw refused(e.getMessage());
+    } catch (RateLimitReachedException e) {
+      // fetched within jwksMinRefresh (for another token): the keys held are the issuer's keys
+      throw refused(
+          "it is not signed by a key of the issuer's JWKS (no key matches, and the keys were"
+              + " fetched less than "
+              + settings.jwksMinRefresh().toSeconds()
+              + " s ago)");
     } catch (KeySourceException e) {
       throw refused(
           "the issuer's keys could not be fetched from "

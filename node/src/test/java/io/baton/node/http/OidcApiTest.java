@@ -122,18 +122,28 @@ class OidcApiTest extends ApiTestBase {
         "another issuer");
   }
 
+  /**
+   * A forged signature under a known key id makes the node fetch the keys again; a token of an
+   * unknown key id right after finds the fetch rate-limited, and is refused for its key all the
+   * same, not as if the issuer could not be reached.
+   */
+  @Test
+  void a_token_of_an_unknown_key_while_fetches_are_rate_limited_is_refused_for_its_key() {
+    String tampered = tampered();
+    for (int i = 0; i < 3; i++) {
+      assertRefused(call(tampered, "/api/v1/runs"), "JWKS");
+    }
+    for (int i = 0; i < 3; i++) {
+      assertRefused(
+          call(token(stranger, claims("mallory", "admin").build()), "/api/v1/runs"), "JWKS");
+    }
+  }
+
   @Test
   void a_token_signed_by_a_key_the_issuer_does_not_publish_is_refused() {
     assertRefused(
         call(token(stranger, claims("mallory", "admin").build()), "/api/v1/runs"), "JWKS");
-    String good = token(first, claims("bob", "viewer").build());
-    String[] parts = good.split("\\.");
-    String tampered =
-        parts[0]
-            + "."
-            + token(first, claims("bob", "admin").build()).split("\\.")[1]
-            + "."
-            + parts[2];
+    String tampered = tampered();
     assertRefused(call(tampered, "/api/v1/runs"), "JWKS");
   }
 
@@ -177,5 +187,15 @@ class OidcApiTest extends ApiTestBase {
         .untilAsserted(() -> assertThat(call(withNewKey, "/api/v1/runs").status()).isEqualTo(200));
     assertThat(idp.hits(JWKS_PATH)).as("the JWKS was fetched again").isGreaterThan(before);
     assertRefused(call(withOldKey, "/api/v1/runs"), "JWKS");
+  }
+
+  /** A viewer's token whose claims were swapped for an admin's: the signature no longer fits. */
+  private String tampered() {
+    String[] parts = token(first, claims("bob", "viewer").build()).split("\\.");
+    return parts[0]
+        + "."
+        + token(first, claims("bob", "admin").build()).split("\\.")[1]
+        + "."
+        + parts[2];
   }
 }
