@@ -49,12 +49,7 @@ public enum Defect {
    * Runs let go to a receiver that never claimed them come back only through the scan of this
    * node's own runs, whose window of the oldest misses them on a node with many runs.
    */
-  LET_GO_FOUND_BY_SCAN,
-  /**
-   * The PostgreSQL archiver moves a step's completion out of the hot journal without leaving its
-   * stub there, so a second completion of the step is accepted once the first is archived.
-   */
-  NO_ARCHIVED_COMPLETION_STUBS;
+  LET_GO_FOUND_BY_SCAN;
 
   private static volatile Set<Defect> active = EnumSet.noneOf(Defect.class);
 

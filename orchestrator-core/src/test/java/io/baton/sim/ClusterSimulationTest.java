@@ -151,8 +151,7 @@ class ClusterSimulationTest {
         "STALE_SIGNALS_WHILE_LAGGING",
         "PENDING_WAITS_FOR_PASS",
         "PENDING_UNHINTED",
-        "LET_GO_FOUND_BY_SCAN",
-        "NO_ARCHIVED_COMPLETION_STUBS"
+        "LET_GO_FOUND_BY_SCAN"
       },
       mode = EnumSource.Mode.EXCLUDE)
   void every_deliberate_defect_is_caught_by_some_seed(Defect defect) throws Exception {

@@ -3,7 +3,6 @@ package io.baton.store.postgres;
 import static io.baton.journal.JournalFixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.baton.internal.Defect;
 import io.baton.journal.AppendRequest;
 import io.baton.journal.AppendResult;
 import io.baton.journal.Checkpoint;
@@ -13,7 +12,6 @@ import io.baton.journal.JournalFixtures;
 import io.baton.journal.replay.Replay;
 import io.baton.journal.replay.TreeState;
 import io.baton.store.postgres.testkit.PostgresFixture;
-import io.baton.testkit.InjectDefects;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -29,16 +27,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A step completes once across the hot journal and its archive: the archiver leaves a stub of each
- * completion it moves, which V1's unique index counts. {@code
- * -Dbaton.defects=NO_ARCHIVED_COMPLETION_STUBS} (the archiver without stubs) makes the refusals
- * below fail: the second completion is written.
+ * completion it moves, which V1's unique index counts. Without the stubs (the call to {@code
+ * leaveCompletionStubs} taken out of {@code JournalArchive.move}) the refusals below fail: the
+ * second completion is written.
  */
-@ExtendWith(InjectDefects.class)
 class ArchivedCompletionStubsTest {
   @RegisterExtension static final PostgresFixture postgres = new PostgresFixture();
 
@@ -173,23 +169,19 @@ class ArchivedCompletionStubsTest {
   }
 
   /**
-   * V12 gives the completions archived before it their stubs: history written by an archiver
-   * without stubs (the defect is exactly that archiver), then V12 applied again.
+   * V12 gives the completions archived before it their stubs: history as an archiver before V12
+   * left it (the stubs deleted), then V12 applied again.
    */
   @Test
   void the_v12_migration_gives_completions_archived_before_it_their_stubs() throws SQLException {
     JournalFixtures archivedBefore;
     JournalFixtures completedTwiceBefore;
-    Defect.NO_ARCHIVED_COMPLETION_STUBS.inject();
-    try {
-      archivedBefore = completedAndArchived("charge");
-      completedTwiceBefore = completedAndArchived("charge");
-      journal.append(
-          completedTwiceBefore.of(
-              TOKEN, completedTwiceBefore.stepCompleted("charge", json("n", 2))));
-    } finally {
-      Defect.repair();
-    }
+    archivedBefore = completedAndArchived("charge");
+    withoutStubs(archivedBefore);
+    completedTwiceBefore = completedAndArchived("charge");
+    withoutStubs(completedTwiceBefore);
+    journal.append(
+        completedTwiceBefore.of(TOKEN, completedTwiceBefore.stepCompleted("charge", json("n", 2))));
     assertThat(stubs(archivedBefore.root())).isZero();
 
     execute("DELETE FROM baton_schema_history WHERE version = '12'");
@@ -258,5 +250,10 @@ class ArchivedCompletionStubsTest {
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }
+  }
+
+  /** Deletes the root's completion stubs: its archive as an archiver before V12 left it. */
+  private static void withoutStubs(JournalFixtures root) throws SQLException {
+    execute("DELETE FROM journal WHERE seq < 0 AND root_run_id = '" + root.root() + "'");
   }
 }

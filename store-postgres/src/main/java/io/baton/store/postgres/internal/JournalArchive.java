@@ -1,6 +1,5 @@
 package io.baton.store.postgres.internal;
 
-import io.baton.internal.Defect;
 import io.baton.journal.JournalEntry;
 import java.util.List;
 import java.util.UUID;
@@ -102,9 +101,7 @@ public final class JournalArchive {
             .bind("archived", root.archivedSeq())
             .bind("through", through)
             .execute();
-    if (!Defect.NO_ARCHIVED_COMPLETION_STUBS.isActive()) {
-      leaveCompletionStubs(handle, root, through);
-    }
+    leaveCompletionStubs(handle, root, through);
     handle
         .createUpdate(
             "UPDATE journal_checkpoints SET archived_seq = :through WHERE root_run_id = :root")
