@@ -556,12 +556,14 @@ public final class Engine {
   }
 
   /**
-   * At most {@code max} roots let go to another node at least {@code grace} ago, forgotten here as
-   * they are returned: the caller checks whether their receiver took them (it may have left before
-   * it did). Read from memory, not from a scan of this node's runs in the store, which reads a
-   * window of the oldest and on a node with thousands of runs never reaches a recent one.
+   * At most {@code max} roots let go to another node at least {@code grace} ago: the caller checks
+   * whether their receiver took them (it may have left before it did). They stay remembered until
+   * adopted here again or {@link #forgetLetGo forgotten}, so that a check that fails (the store
+   * unreachable, a claim that failed) is made again. Read from memory, not from a scan of this
+   * node's runs in the store, which reads a window of the oldest and on a node with thousands of
+   * runs never reaches a recent one.
    */
-  public List<UUID> takeLetGoBefore(Duration grace, int max) {
+  public List<UUID> letGoBefore(Duration grace, int max) {
     long now = scheduler.nanoTime();
     List<UUID> due = new ArrayList<>();
     for (Map.Entry<UUID, Long> entry : letGoAt.entrySet()) {
@@ -572,8 +574,12 @@ public final class Engine {
         due.add(entry.getKey());
       }
     }
-    due.forEach(letGoAt::remove);
     return due;
+  }
+
+  /** Forgets a root let go: its receiver took it, or it ended. */
+  public void forgetLetGo(UUID rootId) {
+    letGoAt.remove(rootId);
   }
 
   /** Whether the root was let go to another node less than {@code within} ago. */

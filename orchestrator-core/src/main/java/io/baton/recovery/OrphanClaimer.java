@@ -305,14 +305,18 @@ public final class OrphanClaimer implements OrphanListener {
     }
     if (!Defect.LET_GO_FOUND_BY_SCAN.isActive()) {
       // runs let go whose receiver never claimed them (it left first, or its claim failed)
-      for (UUID root : engine.takeLetGoBefore(LET_GO_GRACE, window)) {
-        if (!engine.owns(root)
-            && runIndex
-                .findRun(root)
-                .filter(r -> r.status() == RunStatus.RUNNING)
-                .filter(r -> engine.nodeId().equals(r.orchestratorId()))
-                .isPresent()) {
+      // remembered until adopted again or seen taken: a failed read or claim is tried again
+      for (UUID root : engine.letGoBefore(LET_GO_GRACE, window)) {
+        if (engine.owns(root)) {
+          engine.forgetLetGo(root);
+        } else if (runIndex
+            .findRun(root)
+            .filter(r -> r.status() == RunStatus.RUNNING)
+            .filter(r -> engine.nodeId().equals(r.orchestratorId()))
+            .isPresent()) {
           interrupted.put(root, engine.nodeId());
+        } else {
+          engine.forgetLetGo(root);
         }
       }
     }

@@ -8,9 +8,16 @@ import io.baton.engine.testing.TestFlows;
 import io.baton.journal.RunStatus;
 import io.baton.journal.StepCompleted;
 import io.baton.recovery.RecoveryConfig;
+import io.baton.store.ForwardingMetadataStore;
+import io.baton.store.RunRecord;
+import io.baton.store.StoreUnavailableException;
+import io.baton.store.Stores;
+import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.InjectDefects;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,8 +32,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(InjectDefects.class)
 class LetGoAtScaleTest {
+  private final Stores base = InMemoryStores.create();
+  private final AtomicInteger failingReads = new AtomicInteger();
   private final TestCluster cluster =
-      new TestCluster()
+      new TestCluster(
+              new Stores(
+                  base.journal(),
+                  new ForwardingMetadataStore(base.metadata()) {
+                    @Override
+                    public Optional<RunRecord> findRun(UUID runId) {
+                      if (failingReads.getAndDecrement() > 0) {
+                        throw new StoreUnavailableException("simulated: the store is down", null);
+                      }
+                      return super.findRun(runId);
+                    }
+                  },
+                  base.blobs(),
+                  null))
           .recovery(
               RecoveryConfig.defaults()
                   .withCheckInterval(Duration.ofSeconds(1))
@@ -58,16 +80,18 @@ class LetGoAtScaleTest {
     cluster.runUntil(left::isDone, Duration.ofSeconds(10));
     assertThat(left.join()).containsExactly(run);
     a.leases().offer(left.join(), "node-gone");
+    // the giver's first looks at the run it let go fail (the store is down): it looks again later
+    failingReads.set(3);
 
     cluster.runUntil(() -> status(run) == RunStatus.SUCCEEDED, Duration.ofMinutes(2));
     assertThat(
-            cluster.stores.journal().readFrom(run, 0, 100).stream()
+            base.journal().readFrom(run, 0, 100).stream()
                 .filter(e -> e.event() instanceof StepCompleted c && c.step().equals("hold"))
                 .count())
         .isEqualTo(1);
   }
 
   private RunStatus status(UUID runId) {
-    return cluster.stores.metadata().findRun(runId).orElseThrow().status();
+    return base.metadata().findRun(runId).orElseThrow().status();
   }
 }
