@@ -75,6 +75,6 @@ final class EventStream implements RunEventListener, AutoCloseable {
     engine.removeListener(this);
     heartbeat.shutdownNow();
     subscribers.forEach(StreamSubscriber::close);
-    senders.shutdown();
+    StreamSubscriber.finish(senders);
   }
 }

@@ -177,6 +177,6 @@ final class RunChangeFeed implements AutoCloseable {
   public void close() {
     poller.shutdownNow();
     subscribers.forEach(s -> s.stream().close());
-    senders.shutdown();
+    StreamSubscriber.finish(senders);
   }
 }
