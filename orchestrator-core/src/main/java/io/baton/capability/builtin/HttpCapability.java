@@ -27,11 +27,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code http}: one HTTP call through a shared JDK {@link HttpClient}, never blocking the caller.
  * Operations {@code get}, {@code post}, {@code put}, {@code patch}, {@code delete} (a step must
  * name one). Params as {@link HttpParams} describes; a {@code body} is sent as JSON whenever the
- * step has one. Every request carries {@code Idempotency-Key: runId/stepName}, the same across
- * retries and recoveries, and, when the run is traced, {@code traceparent} (the invocation's: the
- * run's trace, the attempt's span as parent) unless the step sets that header itself. The
- * invocation's deadline bounds the wait for the response, and its cancellation aborts the request.
- * Outcomes as {@link HttpOutcomes} maps them. Thread-safe.
+ * step has one. Every request carries {@code Idempotency-Key: runId/stepName} (or the step's {@code
+ * idempotencyKey}), the same across retries and recoveries, and, when the run is traced, {@code
+ * traceparent} (the invocation's: the run's trace, the attempt's span as parent) unless the step
+ * sets that header itself. The invocation's deadline bounds the wait for the response, and its
+ * cancellation aborts the request. Outcomes as {@link HttpOutcomes} maps them. Thread-safe.
  *
  * <p>Every request, and every redirect it follows ({@code followRedirects: true}, at most {@value
  * #MAX_REDIRECTS}), goes only where the {@link EgressPolicy} allows: its host is resolved first and

@@ -12,11 +12,15 @@ import java.util.Set;
  * mapping of names to strings), {@code query} (a mapping of names to scalars or lists of scalars),
  * {@code body} (any JSON), {@code followRedirects} (a boolean, default false: a 3xx completes the
  * step with its {@code Location}; true: up to {@value HttpCapability#MAX_REDIRECTS} redirects are
- * followed, each judged by the egress policy). A value holding a template is only checked once
- * rendered.
+ * followed, each judged by the egress policy), {@code idempotencyKey} (a string sent as {@code
+ * Idempotency-Key} instead of the run id and step name: a flow that delivers events to a webhook
+ * sends {@code "{{ event.id }}"}, so the receiver sees the event's own id however often it is
+ * delivered). A value holding a template is only checked once rendered.
  */
 final class HttpParams {
-  static final List<String> KEYS = List.of("url", "headers", "query", "body", "followRedirects");
+  static final List<String> KEYS =
+      List.of("url", "headers", "query", "body", "followRedirects", "idempotencyKey");
+  static final int MAX_IDEMPOTENCY_KEY = 255;
   private static final Set<String> SET_BY_CLIENT =
       Set.of("connection", "content-length", "expect", "host", "upgrade");
 
@@ -28,6 +32,7 @@ final class HttpParams {
       url(params, checks);
       headers(params.get("headers"), checks);
       query(params.get("query"), checks);
+      idempotencyKey(params.get("idempotencyKey"), checks);
       JsonNode follow = params.get("followRedirects");
       if (follow != null && !follow.isBoolean() && !ParamChecks.isTemplate(follow)) {
         checks.add("followRedirects", "followRedirects is true or false, not " + follow);
@@ -64,8 +69,29 @@ final class HttpParams {
       } else if (SET_BY_CLIENT.contains(name)) {
         checks.add(field, "header '" + header.getKey() + "' is set by the HTTP client");
       } else if (name.equals(HttpRequests.IDEMPOTENCY_KEY.toLowerCase(Locale.ROOT))) {
-        checks.add(field, "Baton sends Idempotency-Key itself (the run id and step name)");
+        checks.add(
+            field,
+            "Baton sends Idempotency-Key itself (the run id and step name); set the param"
+                + " idempotencyKey to send another");
       }
+    }
+  }
+
+  private static void idempotencyKey(JsonNode key, ParamChecks checks) {
+    if (key == null || ParamChecks.isTemplate(key)) {
+      return;
+    }
+    if (!key.isTextual() || key.textValue().isBlank()) {
+      checks.add("idempotencyKey", "idempotencyKey must be a non-blank string, not " + key);
+    } else if (key.textValue().length() > MAX_IDEMPOTENCY_KEY) {
+      checks.add(
+          "idempotencyKey",
+          "idempotencyKey is at most "
+              + MAX_IDEMPOTENCY_KEY
+              + " characters, got "
+              + key.textValue().length());
+    } else if (key.textValue().chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+      checks.add("idempotencyKey", "idempotencyKey must not hold control characters");
     }
   }
 

@@ -40,7 +40,11 @@ final class HttpRequests {
     if (params.has("body") && !hasHeader(headers, "content-type")) {
       request.header("Content-Type", "application/json");
     }
-    request.setHeader(IDEMPOTENCY_KEY, idempotencyKey(invocation));
+    JsonNode key = params.get("idempotencyKey");
+    if (key != null && (!key.isTextual() || key.textValue().isBlank())) {
+      throw new IllegalArgumentException("idempotencyKey must be a non-blank string, not " + key);
+    }
+    request.setHeader(IDEMPOTENCY_KEY, key != null ? key.textValue() : idempotencyKey(invocation));
     // A traceparent the flow sets itself wins: it says where the call belongs on purpose.
     if (invocation.traceparent() != null && !hasHeader(headers, TRACEPARENT)) {
       request.header(TRACEPARENT, invocation.traceparent());

@@ -98,6 +98,40 @@ class HttpCapabilityTest {
   }
 
   @Test
+  void an_idempotency_key_param_is_sent_instead_of_run_and_step() throws Exception {
+    server.respond("/hook", 200, "application/json", "{}");
+
+    call("post", "{\"url\": \"" + server.url("/hook") + "\", \"idempotencyKey\": \"evt-42\"}");
+
+    assertThat(server.nextRequest().headers().get("Idempotency-Key")).containsExactly("evt-42");
+  }
+
+  @Test
+  void an_idempotency_key_must_be_a_short_non_blank_string() {
+    assertThat(
+            HTTP.validate(
+                "post", json("{\"url\": \"https://a.example\", \"idempotencyKey\": \" \"}")))
+        .extracting(ParamProblem::field)
+        .containsExactly("idempotencyKey");
+    assertThat(
+            HTTP.validate("post", json("{\"url\": \"https://a.example\", \"idempotencyKey\": 7}")))
+        .extracting(ParamProblem::field)
+        .containsExactly("idempotencyKey");
+    String tooLong = "k".repeat(HttpParams.MAX_IDEMPOTENCY_KEY + 1);
+    assertThat(
+            HTTP.validate(
+                "post",
+                json("{\"url\": \"https://a.example\", \"idempotencyKey\": \"" + tooLong + "\"}")))
+        .extracting(ParamProblem::field)
+        .containsExactly("idempotencyKey");
+    assertThat(
+            HTTP.validate(
+                "post",
+                json("{\"url\": \"https://a.example\", \"idempotencyKey\": \"{{ event.id }}\"}")))
+        .isEmpty();
+  }
+
+  @Test
   void a_redirect_is_not_followed_and_completes() throws Exception {
     server.respond("/moved", 302, "text/plain", "see elsewhere");
 
@@ -338,7 +372,8 @@ class HttpCapabilityTest {
         .containsExactly(
             new ParamProblem(
                 "headers.Idempotency-Key",
-                "Baton sends Idempotency-Key itself (the run id and step name)"),
+                "Baton sends Idempotency-Key itself (the run id and step name); set the param"
+                    + " idempotencyKey to send another"),
             new ParamProblem(
                 "query.filter",
                 "query values must be strings, numbers, booleans or lists of them"));
