@@ -121,7 +121,7 @@ class CapabilityValidationTest {
                 8,
                 15,
                 "steps[0].params.header",
-                "unknown param 'header' for http; allowed params: url, headers, query, body, followRedirects"),
+                "unknown param 'header' for http; allowed params: url, headers, query, body, followRedirects, idempotencyKey"),
             problem(
                 11, 24, "steps[1].params.duration", "duration must be a string, not the number 5"),
             problem(12, 5, "steps[2].params", "missing params: approval takes prompt"));
