@@ -140,14 +140,19 @@ function when(instant) { return instant ? new Date(instant).toLocaleString() : '
 function pretty(value) { return el('pre', { text: JSON.stringify(value, null, 2) }); }
 
 // The run stream (server-sent events) read with fetch, so that it carries the Authorization
-// header; reconnects after a second with Last-Event-ID, as EventSource would.
-function openStream(query, onRun) {
+// header; reconnects after a second with Last-Event-ID, as EventSource would. Given the id of the
+// last event a closed stream of this page had, starts there: the node replays what changed since.
+function openStream(query, onRun, since) {
   closeStream();
   const live = document.getElementById('live');
   const controller = new AbortController();
-  let lastId = null;
+  let lastId = since === undefined ? null : since;
   let closed = false;
-  const handle = { close() { closed = true; controller.abort(); } };
+  const handle = {
+    query, onRun,
+    lastId() { return lastId; },
+    close() { closed = true; controller.abort(); },
+  };
   stream = handle;
   const dispatch = (event, data) => {
     if (event === 'run') onRun(JSON.parse(data));
@@ -213,6 +218,29 @@ function openStream(query, onRun) {
 function closeStream() {
   if (stream) { stream.close(); stream = null; }
 }
+
+// A page left stays in the browser's back/forward cache, and its stream with it: each would hold
+// one of the six connections HTTP/1.1 allows per host until the cache drops the page, and fresh
+// loads of the dashboard would wait (close to a minute, seen). So the stream closes when the page
+// is hidden. When the page comes back from the cache, its stream reopens where it stopped: the node
+// replays the runs changed meanwhile, or asks for a reload when too many did. A page whose stream
+// had no event yet has no place to start from: it is shown afresh instead.
+let suspended = null; // the stream closed by pagehide: { query, onRun, lastId }
+window.addEventListener('pagehide', () => {
+  suspended = stream ? { query: stream.query, onRun: stream.onRun, lastId: stream.lastId() } : null;
+  closeStream();
+  clearInterval(clusterView.leases);
+  const live = document.getElementById('live');
+  live.textContent = 'paused';
+  live.classList.remove('on');
+});
+window.addEventListener('pageshow', (event) => {
+  const left = suspended;
+  suspended = null;
+  if (!event.persisted || !me) return;
+  if (left && left.lastId !== null && !location.hash.startsWith('#/cluster')) openStream(left.query, left.onRun, left.lastId);
+  else route();
+});
 
 // --- signing in -------------------------------------------------------------------------------
 

@@ -316,10 +316,8 @@ final class DashboardBenchmark {
      * milliseconds from the navigation's start to each.
      */
     Map<String, Double> load(String hash, String... marks) {
-      // One tab, as an operator has it: the page left closes its run stream. Left open, the
-      // streams of pages the browser keeps (back/forward cache) hold its six connections to the
-      // node, and a later load waits about a minute for one (seen in the first sittings).
-      script("if (typeof closeStream === 'function') closeStream();");
+      // The page left closes its run stream itself (pagehide): the pages the browser keeps in its
+      // back/forward cache hold none of its six connections to the node.
       driver.get("about:blank");
       driver.get(base + "/" + hash);
       Map<String, Double> times = new LinkedHashMap<>();

@@ -314,6 +314,61 @@ class DashboardBrowserTest extends ApiTestBase {
     viewer.close();
   }
 
+  /**
+   * A page the person leaves stays in the browser's back/forward cache; with its run stream open it
+   * would hold one of the six connections HTTP/1.1 allows per host, and fresh loads would wait for
+   * one. Left, the page closes its stream; come back to, it shows what changed meanwhile (replayed
+   * from its last event's id) and updates live again, without a reload (the same document, restored
+   * from the cache).
+   */
+  @Test
+  void a_page_left_closes_its_run_stream_and_come_back_to_catches_up_and_updates_live()
+      throws Exception {
+    leaveAndComeBack(true);
+  }
+
+  /** As above, for a page whose stream had no event yet: it is shown afresh when come back to. */
+  @Test
+  void a_page_left_before_any_change_closes_its_stream_and_come_back_to_shows_changes()
+      throws Exception {
+    leaveAndComeBack(false);
+  }
+
+  private void leaveAndComeBack(boolean changeSeenFirst) throws Exception {
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.quick(quick));
+    open(node, "#/runs?flow=" + quick);
+    chromium.await(By.id("runs"));
+    chromium.waiting().until(d -> d.findElement(By.id("live")).getText().equals("live"));
+    Awaitility.await().atMost(TIMEOUT).until(() -> node.api().runFeedSubscribers() == 1);
+    if (changeSeenFirst) {
+      UUID seen = submit(quick);
+      chromium.await(By.cssSelector("#run-" + seen + "[data-status=SUCCEEDED]"));
+    }
+    chromium.script("window.notReloaded = true;");
+
+    browser.get(node.uri() + "/api/v1/version"); // another document of the same node
+    Awaitility.await()
+        .atMost(TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(node.api().runFeedSubscribers())
+                    .as("run streams open after the page was left")
+                    .isZero());
+    UUID whileAway = submit(quick);
+    awaitStatus(whileAway, "SUCCEEDED");
+
+    browser.navigate().back();
+    chromium.await(By.cssSelector("#run-" + whileAway + "[data-status=SUCCEEDED]"));
+    assertThat(chromium.script("return window.notReloaded === true"))
+        .as("the page came back from the back/forward cache, it was not loaded again")
+        .isEqualTo(true);
+    chromium.waiting().until(d -> d.findElement(By.id("live")).getText().equals("live"));
+    UUID after = submit(quick);
+    chromium.await(By.cssSelector("#run-" + after + "[data-status=SUCCEEDED]"));
+    assertThat(chromium.script("return window.notReloaded === true")).isEqualTo(true);
+  }
+
   @Test
   void the_flows_page_lists_flows_and_starts_a_run_with_a_json_input() throws Exception {
     String quick = uniqueName("quick");
