@@ -19,7 +19,9 @@
 #                             over -Dbaton.bench.dashboardRuns=1000000 runs and one run of
 #                             -Dbaton.bench.dashboardEntries=100000 journal entries: the runs page's
 #                             first page, a status + flow filter, next pages by cursor, the long run's
-#                             page; p50/p95/max of -Dbaton.bench.trials=20 repetitions each
+#                             page and its tab's renderer memory (PSS), a run's change committed on
+#                             one node shown on a page of another; p50/p95/max of
+#                             -Dbaton.bench.trials=20 repetitions each
 #   deploy/bench.sh rollout   the rolling restart under load on real processes (RollingRestartIT,
 #                             long version: -Dbaton.rollout.steadySeconds=30
 #                             -Dbaton.rollout.runsPerSecond=20 by default)

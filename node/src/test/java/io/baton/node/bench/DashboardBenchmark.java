@@ -11,6 +11,7 @@ import io.baton.node.http.HttpSettings;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.retention.HousekeepingConfig;
 import io.baton.store.postgres.bench.RunTable;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -27,11 +28,12 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
- * The dashboard over a big installation (issue 12), in headless Chromium against one node on
- * PostgreSQL: {@code runs} root runs in the {@code runs} table (written in SQL, shaped as {@link
+ * The dashboard over a big installation (issue 12), in headless Chromium against a node on
+ * PostgreSQL and etcd: {@code runs} root runs in the {@code runs} table (written in SQL, shaped as {@link
  * RunTable} describes) and one run of {@code entries} journal entries (a {@code repeat} of a noop,
  * run by the node). Each figure is measured {@code repetitions} times in the browser's own clock
  * ({@code performance.now()}):
@@ -44,7 +46,12 @@ import org.openqa.selenium.chrome.ChromeDriver;
  *   <li>the next page by cursor, clicked again and again (each one deeper), unfiltered and
  *       filtered;
  *   <li>the run of {@code entries} entries opened afresh until its header and the first screen of
- *       its journal timeline are shown, and the tab's JavaScript heap then.
+ *       its journal timeline are shown;
+ *   <li>the memory of that tab, opened in a new tab with the others closed: its renderer process's
+ *       PSS and RSS ({@link TabMemory}) and its JavaScript heap;
+ *   <li>with a second node started in the cluster and the runs page open on it, the time from a
+ *       run's completion committed on the first node (and on the second) to its row showing it
+ *       ({@link ClusterChangeLatency}), at least 20 changes each.
  * </ul>
  *
  * Prints p50, p95 and max of each, and the machine's load average before and after. Asserts nothing
@@ -110,8 +117,15 @@ final class DashboardBenchmark {
     }
   }
 
-  /** What was measured, by name, in the order printed; and the long run's size. */
-  record Figures(Map<String, Figure> figures, long journalEntries, double heapMegabytes) {}
+  /**
+   * What was measured, by name, in the order printed; the long run's size; and the tab's memory
+   * with the long run open: its JavaScript heap and its renderer process.
+   */
+  record Figures(
+      Map<String, Figure> figures,
+      long journalEntries,
+      double heapMegabytes,
+      TabMemory.Reading tabMemory) {}
 
   /**
    * @param runs root runs written into the table; at least 20,000, so that the filtered list has
@@ -165,26 +179,46 @@ final class DashboardBenchmark {
           cluster.row("SELECT count(*) FROM journal WHERE root_run_id = ?", longRun)[0];
       System.out.printf(
           Locale.ROOT, "dashboard: run %s has %,d journal entries%n", longRun, journalEntries);
+      BenchCluster.Node viewer =
+          cluster.start(
+              "bench-dashboard-b",
+              Duration.ofSeconds(10),
+              List.of(tick()),
+              config -> config,
+              RecoveryConfig.defaults().withEnabled(false));
       try (HttpApi api = serve(node);
+          HttpApi viewerApi = serve(viewer);
           HeadlessChromium chromium = HeadlessChromium.start(PATIENCE)) {
         Browser browser = new Browser(chromium, api.uri().toString());
         Figures figures = measure(browser, longRun, journalEntries, repetitions);
         figures
             .figures()
             .forEach((name, figure) -> System.out.println("  " + name + ": " + figure));
-        System.out.printf(
-            Locale.ROOT,
-            "  tab's JavaScript heap with the long run open: %.1f MB%n"
-                + "dashboard: load average after %s%n",
-            figures.heapMegabytes(),
-            loadAverage());
+        printMemory(figures);
+        Map<String, Figure> live =
+            ClusterChangeLatency.measure(
+                chromium, viewerApi.uri().toString(), viewer, node, Math.max(20, repetitions));
+        live.forEach((name, figure) -> System.out.println("  " + name + ": " + figure));
+        figures.figures().putAll(live);
+        System.out.printf(Locale.ROOT, "dashboard: load average after %s%n", loadAverage());
         return figures;
       }
     }
   }
 
+  private static void printMemory(Figures figures) {
+    TabMemory.Reading memory = figures.tabMemory();
+    System.out.printf(
+        Locale.ROOT,
+        "  tab with the long run open: renderer process %s; JavaScript heap %.1f MB%n"
+            + "  (every renderer of the browser then: %s)%n",
+        memory.tab() == null ? "not found" : memory.tab(),
+        figures.heapMegabytes(),
+        memory.renderers());
+  }
+
   private static Figures measure(
-      Browser browser, UUID longRun, long journalEntries, int repetitions) {
+      Browser browser, UUID longRun, long journalEntries, int repetitions) throws IOException {
     Map<String, List<Double>> samples = new LinkedHashMap<>();
     for (String name :
         List.of(
@@ -217,11 +251,14 @@ final class DashboardBenchmark {
     for (int i = -1; i < repetitions; i++) {
       add(i >= 0, lists.get(3), browser.nextPage());
     }
+    // the tab as a person opens it: a new one, the others closed, the long run loaded in it
+    browser.freshTab();
     browser.load("#/run/" + longRun, "run", "journal");
+    TabMemory.Reading memory = browser.tabMemory();
     double heap = browser.heapMegabytes();
     Map<String, Figure> figures = new LinkedHashMap<>();
     samples.forEach((name, millis) -> figures.put(name, Figure.of(millis)));
-    return new Figures(figures, journalEntries, heap);
+    return new Figures(figures, journalEntries, heap, memory);
   }
 
   private static void add(boolean timed, List<Double> into, double millis) {
@@ -306,9 +343,29 @@ final class DashboardBenchmark {
       this.chromium = chromium;
       this.driver = chromium.driver();
       this.base = base;
+      markNewDocuments();
+      driver.manage().timeouts().scriptTimeout(PATIENCE);
+    }
+
+    private void markNewDocuments() {
       ((ChromeDriver) driver)
           .executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", MARKS));
-      driver.manage().timeouts().scriptTimeout(PATIENCE);
+    }
+
+    /** Opens a new tab and closes the others: no page of theirs stays in any renderer. */
+    void freshTab() {
+      String old = driver.getWindowHandle();
+      String fresh = driver.switchTo().newWindow(WindowType.TAB).getWindowHandle();
+      driver.switchTo().window(old).close();
+      driver.switchTo().window(fresh);
+      markNewDocuments();
+    }
+
+    /** The memory of the renderer process that draws this tab (busy for half a second). */
+    TabMemory.Reading tabMemory() throws IOException {
+      return TabMemory.read(
+          chromium.profile(),
+          () -> script("const end = performance.now() + 500; while (performance.now() < end) {}"));
     }
 
     /**

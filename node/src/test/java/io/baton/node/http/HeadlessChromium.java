@@ -70,6 +70,11 @@ public final class HeadlessChromium implements AutoCloseable {
     return new HeadlessChromium(profile, service, new ChromeDriver(service, options), timeout);
   }
 
+  /** The browser's profile directory; its processes carry it on their command lines. */
+  public Path profile() {
+    return profile;
+  }
+
   public WebDriver driver() {
     return driver;
   }
