@@ -535,7 +535,12 @@ async function runsView(params) {
     el('label', {}, 'Owner node', el('input', { name: 'node', value: params.get('node') || '' })),
     el('label', {}, 'Created from', el('input', { name: 'createdFrom', placeholder: '2026-01-01T00:00:00Z', value: params.get('createdFrom') || '' })),
     el('label', {}, 'Created before', el('input', { name: 'createdTo', value: params.get('createdTo') || '' })),
+    el('label', {}, 'Updated from', el('input', { name: 'updatedFrom', placeholder: '2026-01-01T00:00:00Z', value: params.get('updatedFrom') || '' })),
+    el('label', {}, 'Updated before', el('input', { name: 'updatedTo', value: params.get('updatedTo') || '' })),
     el('label', {}, 'Input contains (JSON)', el('input', { name: 'input', placeholder: '{"orderId": "o-1"}', value: params.get('input') || '' })),
+    el('label', {}, 'Output contains (JSON)', el('input', { name: 'output', value: params.get('output') || '' })),
+    el('label', {}, 'Root run', el('input', { name: 'root', value: params.get('root') || '' })),
+    el('label', {}, 'Parent run', el('input', { name: 'parent', value: params.get('parent') || '' })),
     el('label', {}, 'Idempotency key', el('input', { name: 'idempotencyKey', value: params.get('idempotencyKey') || '' })),
     el('button', { type: 'submit', id: 'apply-filters' }, 'Apply'));
   form.addEventListener('submit', (event) => {
@@ -599,7 +604,9 @@ function matches(run, query) {
   if (query.get('flow') && query.get('flow') !== run.flow) return false;
   if (query.get('node') && query.get('node') !== run.orchestratorId) return false;
   if (query.get('state') && query.get('state') !== run.state) return false;
-  return !query.get('input') && !query.get('createdFrom') && !query.get('createdTo') && !query.get('idempotencyKey');
+  if (query.get('root') && query.get('root') !== run.rootRunId) return false;
+  if (query.get('parent') && query.get('parent') !== run.parentRunId) return false;
+  return ['input', 'output', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'idempotencyKey'].every((key) => !query.get(key));
 }
 
 function runRow(run) {
@@ -635,9 +642,11 @@ async function runView(id) {
     onclick: async (event) => {
       event.target.disabled = true;
       const body = { by: 'dashboard' };
-      if (reason.value) body.comment = reason.value;
-      if (command === 'approve' || command === 'reject') body.step = waitingApproval.name;
-      if (command === 'cancel' || command === 'resume') delete body.comment;
+      // the reason is journaled with the command and shown under Commands; an approval's is its comment
+      if (command === 'approve' || command === 'reject') {
+        body.step = waitingApproval.name;
+        if (reason.value) body.comment = reason.value;
+      } else if (reason.value) body.reason = reason.value;
       try { await api('/runs/' + id + '/' + command, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }); }
       catch (error) { toast(error.message); }
       runView(id);

@@ -120,8 +120,10 @@ class DashboardBrowserTest extends ApiTestBase {
 
     ((JavascriptExecutor) browser).executeScript("window.notReloaded = true;");
     steps.switchOn(switchName);
+    browser.findElement(By.id("reason")).sendKeys("the switch is on again");
     browser.findElement(By.id("cmd-resume")).click();
     awaitText(By.id("run-status"), "SUCCEEDED");
+    awaitText(By.cssSelector("#commands tr[data-command=resume]"), "the switch is on again");
     assertThat(((JavascriptExecutor) browser).executeScript("return window.notReloaded === true"))
         .as("the page updated itself, it was not reloaded")
         .isEqualTo(true);
@@ -174,6 +176,38 @@ class DashboardBrowserTest extends ApiTestBase {
         .isEqualTo("waiting-approval");
     assertThat(row.findElement(By.cssSelector(".wait-detail")).getText()).isEqualTo("ask");
     screenshots("runs-waiting");
+  }
+
+  @Test
+  void filter_the_runs_by_their_root_run_and_by_what_their_output_contains() throws Exception {
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.quick(quick));
+    UUID one = submit(quick, "{\"value\": 1}");
+    UUID two = submit(quick, "{\"value\": 2}");
+    awaitStatus(one, "SUCCEEDED");
+    String output = awaitStatus(two, "SUCCEEDED").get("output").toString();
+    open(node, "#/runs?flow=" + quick);
+    chromium.await(By.id("run-" + one));
+    chromium.await(By.id("run-" + two));
+
+    browser.findElement(By.name("root")).sendKeys(one.toString());
+    browser.findElement(By.id("apply-filters")).click();
+    awaitOnlyRow("root=" + one, one);
+
+    browser.findElement(By.name("root")).clear();
+    browser.findElement(By.name("output")).sendKeys(output);
+    browser.findElement(By.id("apply-filters")).click();
+    awaitOnlyRow("output=", two);
+  }
+
+  private void awaitOnlyRow(String inAddress, UUID runId) {
+    chromium
+        .waiting()
+        .until(
+            d ->
+                d.getCurrentUrl().contains(inAddress)
+                    && d.findElements(By.cssSelector("#runs-body tr.run-row")).size() == 1
+                    && !d.findElements(By.id("run-" + runId)).isEmpty());
   }
 
   @Test
