@@ -6,6 +6,7 @@ import io.baton.journal.JournalCodec;
 import io.baton.journal.RunStatus;
 import io.baton.journal.RunWait;
 import io.baton.store.RunFilter;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * A {@code runs} table of many root runs written straight in SQL (no journal: listings read only
@@ -126,6 +128,13 @@ public final class RunTable {
     filters.put(
         "input: gold tier (1 in 7)",
         RunFilter.builder().inputContains(json("{\"tier\": \"gold\"}")).build());
+    filters.put(
+        "output: not ok (3 in 10)",
+        RunFilter.builder().outputContains(json("{\"ok\": false}")).build());
+    UUID someRun = UUID.nameUUIDFromBytes("a run of a tree".getBytes(StandardCharsets.UTF_8));
+    filters.put("root run (its tree)", RunFilter.builder().rootRunId(someRun).build());
+    filters.put("parent run", RunFilter.builder().parentRunId(someRun).build());
+    filters.put("idempotency key", RunFilter.builder().idempotencyKey("order-42").build());
     return filters;
   }
 
