@@ -535,8 +535,6 @@ async function runsView(params) {
     el('label', {}, 'Owner node', el('input', { name: 'node', value: params.get('node') || '' })),
     el('label', {}, 'Created from', el('input', { name: 'createdFrom', placeholder: '2026-01-01T00:00:00Z', value: params.get('createdFrom') || '' })),
     el('label', {}, 'Created before', el('input', { name: 'createdTo', value: params.get('createdTo') || '' })),
-    el('label', {}, 'Updated from', el('input', { name: 'updatedFrom', placeholder: '2026-01-01T00:00:00Z', value: params.get('updatedFrom') || '' })),
-    el('label', {}, 'Updated before', el('input', { name: 'updatedTo', value: params.get('updatedTo') || '' })),
     el('label', {}, 'Input contains (JSON)', el('input', { name: 'input', placeholder: '{"orderId": "o-1"}', value: params.get('input') || '' })),
     el('label', {}, 'Output contains (JSON)', el('input', { name: 'output', value: params.get('output') || '' })),
     el('label', {}, 'Root run', el('input', { name: 'root', value: params.get('root') || '' })),
