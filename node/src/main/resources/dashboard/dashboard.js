@@ -766,24 +766,77 @@ function dag(flow, steps) {
   return svg;
 }
 
-// The journal, a page at a time: a run with 100,000 entries opens with its first page.
+// The journal as a timeline in its own scrolling box, fetched a page at a time as the person
+// scrolls. At most JOURNAL_WINDOW pages are in the document: a page scrolled past is replaced by an
+// empty row of its height and fetched again when scrolled back to, so a run with 100,000 entries
+// opens with its first page and the tab stays as light however far one scrolls.
+const JOURNAL_PAGE = 200;
+const JOURNAL_WINDOW = 3;
+const JOURNAL_MARGIN_PX = 400; // fetch when this close to either end of what is shown
+
 function journalCard(id) {
-  const body = el('tbody', {});
-  const more = el('button', { class: 'secondary', id: 'journal-more' }, 'Load more');
-  let after = 0;
-  async function load() {
-    const page = await api('/runs/' + id + '/journal?limit=200&after=' + after).catch((e) => { toast(e.message); return null; });
-    if (!page) return;
-    page.entries.forEach((entry) => body.append(el('tr', {},
-      el('td', { text: String(entry.seq) }), el('td', { text: when(entry.timestamp) }),
-      el('td', { text: entry.event.type }), el('td', { class: 'wrap' }, el('code', { text: JSON.stringify(entry.event) })))));
-    more.hidden = page.next === null;
-    if (page.next !== null) after = page.next;
+  const cell = el('td', { colspan: 4 });
+  const spacer = el('tr', { class: 'journal-spacer', 'aria-hidden': 'true' }, cell);
+  const body = el('tbody', {}, spacer);
+  const view = el('div', { class: 'journal-view', id: 'journal-view', tabindex: 0, role: 'region', 'aria-label': 'Journal entries' },
+    el('table', { id: 'journal' }, el('thead', {}, el('tr', {}, ['Seq', 'When', 'Event', 'Detail'].map((h) => el('th', { text: h })))), body));
+  const shown = [];  // the pages in the document, in order: { after, next, rows }
+  const above = [];  // the pages scrolled past above them: { after, height }
+  let loading = false;
+
+  const rowsOf = (page) => page.entries.map((entry) => el('tr', { 'data-seq': entry.seq },
+    el('td', { text: String(entry.seq) }), el('td', { text: when(entry.timestamp) }),
+    el('td', { text: entry.event.type }), el('td', { class: 'wrap' }, el('code', { text: JSON.stringify(entry.event) }))));
+  const spaceAbove = () => above.reduce((sum, page) => sum + page.height, 0);
+  const setSpace = () => { cell.style.height = spaceAbove() + 'px'; spacer.hidden = above.length === 0; };
+  const atEnd = () => shown.length > 0 && shown[shown.length - 1].next === null;
+
+  async function fetched(after) {
+    return api('/runs/' + id + '/journal?limit=' + JOURNAL_PAGE + '&after=' + after).catch((e) => { toast(e.message); return null; });
   }
-  more.addEventListener('click', load);
-  load();
-  return el('div', { class: 'card' }, el('h2', { text: 'Journal' }),
-    el('table', { id: 'journal' }, el('thead', {}, el('tr', {}, ['Seq', 'When', 'Event', 'Detail'].map((h) => el('th', { text: h })))), body), more);
+  async function down() {
+    const after = shown.length ? shown[shown.length - 1].next : 0;
+    const page = await fetched(after);
+    if (!page) return false;
+    const rows = rowsOf(page);
+    body.append(...rows);
+    shown.push({ after, next: page.next, rows });
+    if (shown.length > JOURNAL_WINDOW) {
+      const first = shown.shift();
+      const height = first.rows.reduce((sum, row) => sum + row.getBoundingClientRect().height, 0);
+      first.rows.forEach((row) => row.remove());
+      above.push({ after: first.after, height });
+      setSpace();
+    }
+    return true;
+  }
+  async function up() {
+    const dropped = above.pop();
+    const page = await fetched(dropped.after);
+    if (!page) { above.push(dropped); return false; }
+    const rows = rowsOf(page);
+    spacer.after(...rows);
+    setSpace();
+    shown.unshift({ after: dropped.after, next: page.next, rows });
+    if (shown.length > JOURNAL_WINDOW) shown.pop().rows.forEach((row) => row.remove());
+    return true;
+  }
+  // One fetch at a time, until what is in view is filled (a jump to either end takes several).
+  async function fill() {
+    if (loading || !view.isConnected) return;
+    loading = true;
+    try {
+      for (;;) {
+        let more = false;
+        if (!atEnd() && view.scrollTop + view.clientHeight > view.scrollHeight - JOURNAL_MARGIN_PX) more = await down();
+        else if (above.length && view.scrollTop < spaceAbove() + JOURNAL_MARGIN_PX) more = await up();
+        if (!more) return;
+      }
+    } finally { loading = false; }
+  }
+  view.addEventListener('scroll', fill);
+  down().then(fill);
+  return el('div', { class: 'card' }, el('h2', { text: 'Journal' }), view);
 }
 
 // --- flows ------------------------------------------------------------------------------------

@@ -138,8 +138,10 @@ class DashboardBrowserTest extends ApiTestBase {
     awaitApprovalRequested(runId, "ask");
 
     open(node, "#/run/" + runId);
-    WebElement approve = chromium.await(By.id("cmd-approve"));
-    chromium.waiting().until(ExpectedConditions.elementToBeClickable(approve));
+    // the page may have read the run just before it parked: its stream then shows it again
+    awaitText(By.id("run-status"), "WAITING");
+    WebElement approve =
+        chromium.waiting().until(ExpectedConditions.elementToBeClickable(By.id("cmd-approve")));
     chromium.await(By.cssSelector("svg.dag g[data-step=ask]"));
     screenshots("run-waiting");
     browser.findElement(By.id("reason")).sendKeys("looks right");
@@ -401,6 +403,73 @@ class DashboardBrowserTest extends ApiTestBase {
     UUID after = submit(quick);
     chromium.await(By.cssSelector("#run-" + after + "[data-status=SUCCEEDED]"));
     assertThat(chromium.script("return window.notReloaded === true")).isEqualTo(true);
+  }
+
+  /**
+   * The journal timeline holds a bounded window of entries however far one scrolls: pages scrolled
+   * past leave the document and come back when scrolled back to.
+   */
+  @Test
+  void a_long_journal_scrolls_to_its_end_and_back_with_a_bounded_number_of_rows()
+      throws Exception {
+    String loop = uniqueName("loop");
+    applyFlow(
+        """
+        name: %s
+        steps:
+          - name: loop
+            capability: noop
+            params: {done: false}
+            repeat: {until: "{{ steps.loop.output.done }}", max: 1500}
+        """
+            .formatted(loop));
+    UUID runId = submit(loop);
+    Awaitility.await()
+        .atMost(TIMEOUT.multipliedBy(4))
+        .until(() -> !List.of("PENDING", "RUNNING").contains(status(runId)));
+    long last = lastSeq(runId);
+    assertThat(last).as("entries of the run").isGreaterThan(1000);
+
+    open(node, "#/run/" + runId);
+    chromium.await(By.cssSelector("#journal tr[data-seq='1']"));
+    String rows = "return document.querySelectorAll('#journal tbody tr[data-seq]').length";
+    String lastShown = "#journal tr[data-seq='" + last + "']";
+    chromium
+        .waiting()
+        .until(
+            d -> {
+              chromium.script("const v = document.getElementById('journal-view');"
+                  + " v.scrollTop = v.scrollHeight;");
+              assertThat(((Number) chromium.script(rows)).intValue()).isLessThanOrEqualTo(600);
+              return !d.findElements(By.cssSelector(lastShown)).isEmpty();
+            });
+    assertThat(browser.findElements(By.cssSelector("#journal tr[data-seq='1']")))
+        .as("the first entries left the document")
+        .isEmpty();
+    chromium
+        .waiting()
+        .until(
+            d -> {
+              chromium.script("document.getElementById('journal-view').scrollTop = 0;");
+              return !d.findElements(By.cssSelector("#journal tr[data-seq='1']")).isEmpty();
+            });
+    assertThat(((Number) chromium.script(rows)).intValue()).isLessThanOrEqualTo(600);
+    assertThat(browser.findElements(By.cssSelector(lastShown))).isEmpty();
+  }
+
+  private long lastSeq(UUID runId) {
+    long after = 0;
+    for (; ; ) {
+      JsonNode page =
+          http.get("/api/v1/runs/" + runId + "/journal?limit=1000&after=" + after).json();
+      JsonNode entries = page.get("entries");
+      if (entries.size() > 0) {
+        after = entries.get(entries.size() - 1).get("seq").asLong();
+      }
+      if (page.get("next").isNull()) {
+        return after;
+      }
+    }
   }
 
   @Test
