@@ -74,7 +74,7 @@ final class DashboardBenchmark {
         if (!m.rows && document.querySelectorAll('#runs-body tr.run-row').length >= %d) m.rows = now;
         if (!m.counts && document.querySelectorAll('#counts button').length > 0) m.counts = now;
         if (!m.run && document.getElementById('run-id')) m.run = now;
-        if (!m.journal && document.querySelectorAll('#journal tbody tr').length > 0) m.journal = now;
+        if (!m.journal && document.querySelectorAll('#journal tbody tr[data-seq]').length > 0) m.journal = now;
       }).observe(document, {childList: true, subtree: true});
       """
           .formatted(PAGE);
