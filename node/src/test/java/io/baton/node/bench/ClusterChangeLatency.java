@@ -21,8 +21,8 @@ import org.openqa.selenium.WebDriver;
  * each change: from the moment the run's SUCCEEDED was stamped (its {@code updatedAt}, taken by the
  * committing node just before the journal append commits) to the moment its row showed SUCCEEDED in
  * the page ({@code Date.now()}). The nodes and the browser run on one machine, so both clocks are
- * the same clock. Changes are spread out as a person's cluster makes them: each run finishes
- * before the next is submitted.
+ * the same clock. Changes are spread out as a person's cluster makes them: each run finishes before
+ * the next is submitted.
  */
 final class ClusterChangeLatency {
   static final String FLOW_NAME = "dashboard-quick";

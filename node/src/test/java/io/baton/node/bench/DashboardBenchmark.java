@@ -33,10 +33,10 @@ import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * The dashboard over a big installation (issue 12), in headless Chromium against a node on
- * PostgreSQL and etcd: {@code runs} root runs in the {@code runs} table (written in SQL, shaped as {@link
- * RunTable} describes) and one run of {@code entries} journal entries (a {@code repeat} of a noop,
- * run by the node). Each figure is measured {@code repetitions} times in the browser's own clock
- * ({@code performance.now()}):
+ * PostgreSQL and etcd: {@code runs} root runs in the {@code runs} table (written in SQL, shaped as
+ * {@link RunTable} describes) and one run of {@code entries} journal entries (a {@code repeat} of a
+ * noop, run by the node). Each figure is measured {@code repetitions} times in the browser's own
+ * clock ({@code performance.now()}):
  *
  * <ul>
  *   <li>the runs page loaded afresh until its first page of rows is shown (and the counts per

@@ -15,8 +15,8 @@ import java.util.stream.Stream;
  * {@code profile}, read from Linux's {@code /proc}: its proportional set size (PSS: its private
  * pages, and its share of the pages it shares with the browser's other processes) and resident set
  * size. The browser has several renderers (a spare one, its own pages'); the tab's is the one whose
- * CPU time grows while the tab runs a busy loop ({@code busyTab}), so nothing is guessed from sizes.
- * Not thread-safe.
+ * CPU time grows while the tab runs a busy loop ({@code busyTab}), so nothing is guessed from
+ * sizes. Not thread-safe.
  */
 final class TabMemory {
   /** A renderer whose CPU time grew by less than this (clock ticks) was not the busy one. */

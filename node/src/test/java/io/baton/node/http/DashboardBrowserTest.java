@@ -410,8 +410,7 @@ class DashboardBrowserTest extends ApiTestBase {
    * past leave the document and come back when scrolled back to.
    */
   @Test
-  void a_long_journal_scrolls_to_its_end_and_back_with_a_bounded_number_of_rows()
-      throws Exception {
+  void a_long_journal_scrolls_to_its_end_and_back_with_a_bounded_number_of_rows() throws Exception {
     String loop = uniqueName("loop");
     applyFlow(
         """
@@ -438,8 +437,9 @@ class DashboardBrowserTest extends ApiTestBase {
         .waiting()
         .until(
             d -> {
-              chromium.script("const v = document.getElementById('journal-view');"
-                  + " v.scrollTop = v.scrollHeight;");
+              chromium.script(
+                  "const v = document.getElementById('journal-view');"
+                      + " v.scrollTop = v.scrollHeight;");
               assertThat(((Number) chromium.script(rows)).intValue()).isLessThanOrEqualTo(600);
               return !d.findElements(By.cssSelector(lastShown)).isEmpty();
             });
