@@ -30,7 +30,8 @@
 # -Dbaton.bench.runs=50000 -Dbaton.bench.window=2000 -Dbaton.bench.policy=fail (engine; the
 # last runs the flow with recovery: fail, whose steps also journal their starts),
 # -Dbaton.bench.latencyRuns=2000 -Dbaton.bench.loadSeconds=5 (latency),
-# -Dbaton.bench.events=20000 -Dbaton.bench.appThreads=8 (events), -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),
+# -Dbaton.bench.events=20000 -Dbaton.bench.appThreads=8 -Dbaton.bench.eventRate=2000 (events; the
+# last is the paced sitting's offered rate), -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),
 # passed as extra arguments after the benchmark's name.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -82,7 +82,8 @@ public final class NodeBenchmarks {
     if (which.equals("events") || which.equals("all")) {
       EventsBenchmark.run(
           Integer.getInteger("baton.bench.events", 20_000),
-          Integer.getInteger("baton.bench.appThreads", 8));
+          Integer.getInteger("baton.bench.appThreads", 8),
+          Integer.getInteger("baton.bench.eventRate", 2_000));
     }
     if (which.equals("recovery") || which.equals("all")) {
       recovery(size);

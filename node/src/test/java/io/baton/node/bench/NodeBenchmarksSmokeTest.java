@@ -32,8 +32,10 @@ class NodeBenchmarksSmokeTest {
 
   @Test
   void the_events_benchmark_sees_a_run_started_for_every_event() throws Exception {
-    EventsBenchmark.Figures figures = EventsBenchmark.run(100, 2);
+    EventsBenchmark.Figures figures = EventsBenchmark.run(100, 2, 500);
     assertThat(figures.commitToStart().samples()).isEqualTo(100);
+    assertThat(figures.paced().commitToStart().samples()).isEqualTo(100);
+    assertThat(figures.paced().scheduleToStart().samples()).isEqualTo(100);
     assertThat(figures.httpRequestToStart().samples()).isEqualTo(100);
     assertThat(figures.enqueuedPerSecond()).isPositive();
   }
