@@ -115,8 +115,8 @@ public final class OrchestratorNode implements AutoCloseable {
   private final Counter stepsCompleted;
   private final Counter claimsMade;
   private final Counter fencedOut;
-  private long stepsAtLastLoad;
-  private long lastLoadNanos;
+  private final PaceWindow pace;
+  private final Duration coolDown;
   private final Counter storeOutageHandoffs;
   private final StartupRecovery startup;
   private final SignalPoller poller;
@@ -187,6 +187,8 @@ public final class OrchestratorNode implements AutoCloseable {
     this.stepsCompleted = builder.metrics.counter(EngineMetrics.STEPS_COMPLETED);
     this.claimsMade = builder.metrics.counter(EngineMetrics.CLAIMS);
     this.fencedOut = builder.metrics.counter(EngineMetrics.JOURNAL_FENCED_OUT);
+    this.pace = new PaceWindow(builder.rebalance.interval().toNanos(), builder.rebalance.band());
+    this.coolDown = builder.rebalance.coolDown();
     this.rebalancer =
         new Rebalancer(
             nodeId(),
@@ -481,8 +483,9 @@ public final class OrchestratorNode implements AutoCloseable {
   }
 
   /**
-   * Announces this node's load with its node info: its active runs, its steps per second since the
-   * last announcement, and whether it takes runs from others (only while READY).
+   * Announces this node's load with its node info: its active runs, its steps per second ({@link
+   * PaceWindow}), whether it takes runs from others (only while READY), how many of its runs are
+   * cooling down after a move, and where its rebalancing round's runs are going.
    */
   private CompletableFuture<Void> announceLoad() {
     return io.call(
@@ -492,21 +495,17 @@ public final class OrchestratorNode implements AutoCloseable {
           if (current == null) {
             return null;
           }
-          long now = scheduler.nanoTime();
-          long steps = stepsCompleted.getCount();
-          double seconds = (now - lastLoadNanos) / 1e9;
-          double rate =
-              lastLoadNanos == 0 || seconds <= 0 ? 0 : (steps - stepsAtLastLoad) / seconds;
-          stepsAtLastLoad = steps;
-          lastLoadNanos = now;
+          int active = engine.activeCount();
           NodeInfo loaded =
               current.withLoad(
                   new NodeLoad(
-                      engine.activeCount(),
-                      rate,
+                      active,
+                      pace.update(scheduler.nanoTime(), stepsCompleted.getCount(), active),
                       phase.get() == Phase.READY,
                       claimsMade.getCount(),
-                      fencedOut.getCount()));
+                      fencedOut.getCount(),
+                      engine.coolingDown(coolDown),
+                      rebalancer.outgoing()));
           info = loaded;
           leases.announce(loaded);
           return null;

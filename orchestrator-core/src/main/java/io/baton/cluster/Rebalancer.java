@@ -7,6 +7,7 @@ import io.baton.engine.EngineIo;
 import io.baton.journal.ClaimReason;
 import io.baton.lease.LeaseManager;
 import io.baton.lease.LiveNodes;
+import io.baton.lease.NodeInfo;
 import io.baton.time.Futures;
 import io.baton.time.Scheduler;
 import java.time.Duration;
@@ -45,6 +46,9 @@ public final class Rebalancer {
   /** How long a run that left waits for others to be offered with it. */
   private static final Duration OFFER_DELAY = Duration.ofMillis(20);
 
+  /** How often at most a giver announces its load again while its round's runs leave. */
+  private static final Duration PROGRESS_ANNOUNCE_EVERY = Duration.ofMillis(250);
+
   private final String nodeId;
   private final RebalanceConfig config;
   private final Scheduler scheduler;
@@ -58,6 +62,8 @@ public final class Rebalancer {
   private final Counter movedIn;
   private volatile boolean running;
   private volatile CompletableFuture<List<RebalancePlan.Move>> roundInProgress;
+  private volatile Offering offering;
+  private volatile long progressAnnouncedNanos;
 
   Rebalancer(
       String nodeId,
@@ -105,9 +111,31 @@ public final class Rebalancer {
     running = false;
   }
 
+  /**
+   * Runs this node's round still means to give, by receiver: planned and not yet left. Announced
+   * with the load, so that a node planning while this round goes on counts them where they are
+   * going ({@link RebalancePlan}); empty between rounds.
+   */
+  public Map<String, Integer> outgoing() {
+    Offering current = offering;
+    return current == null ? Map.of() : current.remaining();
+  }
+
   /** The moves the cluster's announced loads call for now (every node's, not only this one's). */
   public CompletableFuture<List<RebalancePlan.Move>> plan() {
     return io.call("rebalance: read loads", () -> RebalancePlan.plan(live().nodes(), config));
+  }
+
+  /** The loads a round read and the moves they call for. */
+  private record Planned(List<NodeInfo> seen, List<RebalancePlan.Move> moves) {}
+
+  private CompletableFuture<Planned> planRound() {
+    return io.call(
+        "rebalance: read loads",
+        () -> {
+          List<NodeInfo> seen = live().nodes();
+          return new Planned(seen, RebalancePlan.plan(seen, config));
+        });
   }
 
   /**
@@ -122,8 +150,8 @@ public final class Rebalancer {
     CompletableFuture<List<RebalancePlan.Move>> started =
         announceLoad
             .get()
-            .thenCompose(announced -> plan())
-            .thenCompose(moves -> carryOut(moves).thenApply(done -> moves));
+            .thenCompose(announced -> planRound())
+            .thenCompose(planned -> carryOut(planned).thenApply(done -> planned.moves()));
     roundInProgress = started;
     return started;
   }
@@ -144,19 +172,38 @@ public final class Rebalancer {
         });
   }
 
-  private CompletableFuture<Void> carryOut(List<RebalancePlan.Move> plan) {
-    List<RebalancePlan.Move> mine = plan.stream().filter(m -> m.from().equals(nodeId)).toList();
+  private CompletableFuture<Void> carryOut(Planned planned) {
+    List<RebalancePlan.Move> mine =
+        planned.moves().stream().filter(m -> m.from().equals(nodeId)).toList();
     if (mine.isEmpty() || !running) {
       return CompletableFuture.completedFuture(null);
     }
     rounds.inc();
     int total = mine.stream().mapToInt(RebalancePlan.Move::count).sum();
-    Offering offering = new Offering(mine);
-    return engine
-        // each run is offered as it leaves; a chosen run whose step outlasts the round's interval
-        // stays here and goes on
-        .letGo(total, config.coolDown(), config.interval(), offering::left)
-        .thenCompose(left -> offering.flush())
+    log.info(
+        "node {}: rebalancing round {}: giving {} runs {} from loads {}",
+        nodeId,
+        rounds.getCount(),
+        total,
+        mine,
+        loads(planned.seen()));
+    Offering round = new Offering(mine);
+    offering = round;
+    // the others see at once where this round's runs are going, before any has left
+    return announceLoad
+        .get()
+        .thenCompose(
+            announced ->
+                engine
+                    // each run is offered as it leaves; a chosen run whose step outlasts the
+                    // round's interval stays here and goes on
+                    .letGo(total, config.coolDown(), config.interval(), round::left))
+        .thenCompose(
+            left -> {
+              log.info("node {}: {} of {} runs left this round", nodeId, left.size(), total);
+              return round.flush();
+            })
+        .whenComplete((done, failure) -> offering = null)
         // the others plan from announced loads: a stale one after a move makes them move too much
         .thenCompose(offered -> announceLoad.get());
   }
@@ -224,15 +271,65 @@ public final class Rebalancer {
                             batch.forEach(Rebalancer.this::offer);
                             return null;
                           }));
+      Futures.whenComplete(flushing, (done, failure) -> announceProgress());
       return flushing;
     }
+
+    /** Runs planned and not yet left, by receiver. */
+    synchronized Map<String, Integer> remaining() {
+      Map<String, Integer> remaining = new LinkedHashMap<>();
+      for (int i = move; i < moves.size(); i++) {
+        int left = moves.get(i).count() - (i == move ? assigned : 0);
+        if (left > 0) {
+          remaining.merge(moves.get(i).to(), left, Integer::sum);
+        }
+      }
+      return remaining;
+    }
+  }
+
+  /**
+   * Announces the load again while a round's runs leave, at most every {@link
+   * #PROGRESS_ANNOUNCE_EVERY}: a node planning meanwhile sees this one's runs and its outgoing ones
+   * where they are, not where they were when the round began.
+   */
+  private void announceProgress() {
+    long now = scheduler.nanoTime();
+    if (now - progressAnnouncedNanos < PROGRESS_ANNOUNCE_EVERY.toNanos()) {
+      return;
+    }
+    progressAnnouncedNanos = now;
+    Futures.whenComplete(
+        announceLoad.get(),
+        (announced, failure) -> {
+          if (failure != null) {
+            log.debug("node {}: announcing its load failed: {}", nodeId, failure.toString());
+          }
+        });
+  }
+
+  /** Each node's announced load, for the round's log line: {@code id=runs/cooling@steps/s}. */
+  private static String loads(List<NodeInfo> nodes) {
+    StringBuilder text = new StringBuilder();
+    for (NodeInfo node : nodes) {
+      text.append(text.length() == 0 ? "" : " ")
+          .append(node.nodeId())
+          .append('=')
+          .append(node.load().activeRuns())
+          .append('/')
+          .append(node.load().coolingDown())
+          .append('@')
+          .append(Math.round(node.load().stepsPerSecond()))
+          .append(node.load().accepting() && !node.draining() ? "" : "(not taking)");
+    }
+    return text.toString();
   }
 
   /** Offers runs that left to their receiver. */
   private void offer(String to, List<UUID> runs) {
     leases.offer(runs, to);
     movedOut.inc(runs.size());
-    log.info("node {}: offered {} runs to {} (rebalancing)", nodeId, runs.size(), to);
+    log.debug("node {}: offered {} runs to {} (rebalancing)", nodeId, runs.size(), to);
   }
 
   private void pollOffers() {

@@ -543,6 +543,21 @@ public final class Engine {
     rootIds.forEach(id -> movedInAt.put(id, now));
   }
 
+  /**
+   * Held trees moved here by rebalancing less than {@code coolDown} ago: {@link #letGo} keeps them,
+   * so the node announces them and the others do not plan on its giving them away.
+   */
+  public int coolingDown(Duration coolDown) {
+    long now = scheduler.nanoTime();
+    int cooling = 0;
+    for (Map.Entry<UUID, Long> entry : movedInAt.entrySet()) {
+      if (now - entry.getValue() < coolDown.toNanos() && capacity.holds(entry.getKey())) {
+        cooling++;
+      }
+    }
+    return cooling;
+  }
+
   private boolean movedInWithin(UUID rootId, long now, Duration coolDown) {
     Long at = movedInAt.get(rootId);
     if (at == null) {

@@ -9,11 +9,14 @@ import io.baton.lease.NodeLoad;
 import io.etcd.jetcd.ByteSequence;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The node key's value: {@code {"nodeId":..,"address":..,"startedAt":"2026-..Z","version":..,
  * "draining":false,"load":{"activeRuns":..,"stepsPerSecond":..,"accepting":..,"claims":..,
- * "fencedOutWrites":..}}}. Unknown fields are ignored so that newer nodes may add some.
+ * "fencedOutWrites":..,"coolingDown":..,
+ * "outgoing":{"node-b":..}}}}. Unknown fields are ignored so that newer nodes may add some.
  * Thread-safe.
  */
 final class NodeInfoCodec {
@@ -35,6 +38,9 @@ final class NodeInfoCodec {
       load.put("accepting", info.load().accepting());
       load.put("claims", info.load().claims());
       load.put("fencedOutWrites", info.load().fencedOutWrites());
+      load.put("coolingDown", info.load().coolingDown());
+      ObjectNode outgoing = load.putObject("outgoing");
+      info.load().outgoing().forEach(outgoing::put);
     }
     return KeySpace.bytes(json.toString());
   }
@@ -63,11 +69,19 @@ final class NodeInfoCodec {
                   json.path("load").path("stepsPerSecond").asDouble(0),
                   json.path("load").path("accepting").asBoolean(false),
                   json.path("load").path("claims").asLong(0),
-                  json.path("load").path("fencedOutWrites").asLong(0))
+                  json.path("load").path("fencedOutWrites").asLong(0),
+                  json.path("load").path("coolingDown").asInt(0),
+                  outgoing(json.path("load").path("outgoing")))
               : NodeLoad.UNKNOWN);
     } catch (JsonProcessingException | DateTimeParseException e) {
       throw new IllegalArgumentException("node " + nodeId + ": unreadable node info", e);
     }
+  }
+
+  private static Map<String, Integer> outgoing(JsonNode json) {
+    Map<String, Integer> outgoing = new LinkedHashMap<>();
+    json.properties().forEach(e -> outgoing.put(e.getKey(), e.getValue().asInt(0)));
+    return outgoing;
   }
 
   /** The address a node key's value announces; empty when it cannot be read. */

@@ -37,6 +37,7 @@ public final class TestCluster implements AutoCloseable {
   public final TestCapabilities capabilities = new TestCapabilities();
   private final CapabilityRegistry registry = capabilities.registry(scheduler);
   private final Map<String, OrchestratorNode> nodes = new LinkedHashMap<>();
+  private final Map<String, MetricRegistry> metrics = new LinkedHashMap<>();
   private final Random ids = new Random(42);
   private UnaryOperator<EngineConfig> engineConfig = c -> c;
   private RecoveryConfig recovery = RecoveryConfig.defaults();
@@ -107,7 +108,7 @@ public final class TestCluster implements AutoCloseable {
                     nodeId, new InMemoryLeaseManager(nodeId, TTL, leaseService, scheduler)))
             .capabilities(registry)
             .flowReader(TestFlows.READER)
-            .metrics(new MetricRegistry())
+            .metrics(metrics.computeIfAbsent(nodeId, id -> new MetricRegistry()))
             .random(new Random(7))
             .ids(() -> new UUID(ids.nextLong(), ids.nextLong()))
             .build();
@@ -117,6 +118,11 @@ public final class TestCluster implements AutoCloseable {
 
   public OrchestratorNode node(String nodeId) {
     return nodes.get(nodeId);
+  }
+
+  /** The metrics of the node (of every node started under that id). */
+  public MetricRegistry metrics(String nodeId) {
+    return metrics.get(nodeId);
   }
 
   /** Registers a flow through the first node. */
