@@ -180,20 +180,28 @@ final class RebalanceBenchmark {
         nodes.add(start(cluster, "bench-" + i, ticks, runs, rebalance));
       }
       Duration toBalanced = awaitBalanced(nodes, runs, Duration.ofMinutes(5), started);
+      long[] roundsAtBalance = roundsPerNode(nodes, roundsBefore);
+      System.out.printf(
+          Locale.ROOT,
+          "rebalance: every node within ±%.0f %% of its share %d ms after the first joined; %s;"
+              + " rounds per node so far %s%n",
+          BAND * 100,
+          toBalanced.toMillis(),
+          Arrays.toString(counts(nodes)),
+          Arrays.toString(roundsAtBalance));
+      // rounds begun before the balance may still be moving runs, and a correction would come in
+      // the next rounds: count the rounds once two more intervals have passed
+      Thread.sleep(step.multipliedBy(2).toMillis());
       long[] roundsPerNode = roundsPerNode(nodes, roundsBefore);
       long rounds = Arrays.stream(roundsPerNode).sum();
       long maxRounds = Arrays.stream(roundsPerNode).max().orElse(0);
       long moved = sum(nodes, Rebalancer.MOVED_OUT) - movedBefore;
       System.out.printf(
           Locale.ROOT,
-          "rebalance: every node within ±%.0f %% of its share %d ms after the first joined; %s%n",
-          BAND * 100,
-          toBalanced.toMillis(),
-          Arrays.toString(counts(nodes)));
-      System.out.printf(
-          Locale.ROOT,
-          "rebalance: rounds per node %s, at most %d a giver, %d in all (target ≤ 3 a giver and"
-              + " ≤ 60 s)%n",
+          "rebalance: %d s later %s; rounds per node %s: at most %d a giver, %d in all (target ≤ 3"
+              + " a giver and ≤ 60 s)%n",
+          step.multipliedBy(2).toSeconds(),
+          Arrays.toString(counts(nodes)),
           Arrays.toString(roundsPerNode),
           maxRounds,
           rounds);
