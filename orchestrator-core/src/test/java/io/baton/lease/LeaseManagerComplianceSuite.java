@@ -432,6 +432,19 @@ public abstract class LeaseManagerComplianceSuite {
   }
 
   @Test
+  void a_node_s_announced_load_is_listed_as_announced_with_its_rebalancing_in_progress() {
+    LeaseManager a = node("node-a");
+    NodeInfo info =
+        a.listNodes().stream().filter(n -> n.nodeId().equals("node-a")).findFirst().orElseThrow();
+    NodeLoad load = new NodeLoad(70, 1.5, true, 3, 1, 20, Map.of("node-b", 4, "node-c", 5));
+    a.announce(info.withLoad(load));
+    assertThat(a.listNodes())
+        .filteredOn(n -> n.nodeId().equals("node-a"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.load()).isEqualTo(load));
+  }
+
+  @Test
   void heartbeats_keep_the_lease_beyond_its_ttl() {
     LeaseManager a = node("node-a");
     UUID run = UUID.randomUUID();
