@@ -3,11 +3,11 @@ package io.baton.cluster;
 /**
  * A node's steps per second as it announces them for rebalancing: measured over a window of at
  * least one rebalancing interval, and only while its number of active runs stays within the band
- * (largest seen at most {@code band} above the smallest). Otherwise the pace is unknown (0), and the
- * planner weighs its runs as average ones: runs that just moved in have not reached a step boundary
- * here yet, so a window across a move reads them as idle and the node as lighter than it is (the
- * full-size benchmark saw a receiver's runs weigh 0.5 that way and get twice its share). Until the
- * first window closes the pace is unknown too. Thread-safe.
+ * (largest seen at most {@code band} above the smallest). Otherwise the pace is unknown (0), and
+ * the planner weighs its runs as average ones: runs that just moved in have not reached a step
+ * boundary here yet, so a window across a move reads them as idle and the node as lighter than it
+ * is (the full-size benchmark saw a receiver's runs weigh 0.5 that way and get twice its share).
+ * Until the first window closes the pace is unknown too. Thread-safe.
  */
 final class PaceWindow {
   private final long windowNanos;

@@ -19,15 +19,14 @@ import java.util.Map;
  * not know its pace (it reports 0: see {@link NodeLoad#stepsPerSecond}), a run weighs 1. The fair
  * share is the mean load. Nothing moves while every node is within {@code ±band} of it (or one run
  * of it). Otherwise each node above the share gives its excess, down to the share, capped per round
- * by {@code maxMovesPerRound} and {@code maxShare} of its runs and never more than it may move (runs
- * cooling down after a move stay), and each node below the share
- * receives up to its deficit (a moved run keeps its giver's weight: its pace goes with it), the
- * largest excess matched to the largest deficit first. Runs a node's round in progress is still
- * giving ({@link NodeLoad#outgoing}) count as its receivers' already: rounds of different nodes
- * start at different times, and a node that planned without them matched its runs to receivers
- * others were already filling (the full-size benchmark's newcomers ended at 3,300 and 6,800 for a
- * share of 5,000, and the givers needed five rounds each). Pure; ties are broken by node id, so every
- * node plans alike.
+ * by {@code maxMovesPerRound} and {@code maxShare} of its runs and never more than it may move
+ * (runs cooling down after a move stay), and each node below the share receives up to its deficit
+ * (a moved run keeps its giver's weight: its pace goes with it), the largest excess matched to the
+ * largest deficit first. Runs a node's round in progress is still giving ({@link
+ * NodeLoad#outgoing}) count as its receivers' already: rounds of different nodes start at different
+ * times, and a node that planned without them matched its runs to receivers others were already
+ * filling (the full-size benchmark's newcomers ended at 3,300 and 6,800 for a share of 5,000, and
+ * the givers needed five rounds each). Pure; ties are broken by node id, so every node plans alike.
  */
 public final class RebalancePlan {
   /** One node gives {@code count} of its runs to another. */
@@ -70,7 +69,10 @@ public final class RebalancePlan {
     Map<String, Integer> outgoing = new HashMap<>();
     for (NodeInfo giver : counted) {
       double weight = perRun(giver.load(), clusterRate);
-      giver.load().outgoing().forEach(
+      giver
+          .load()
+          .outgoing()
+          .forEach(
               (to, runs) -> {
                 if (!to.equals(giver.nodeId())
                     && counted.stream().anyMatch(n -> n.nodeId().equals(to))) {

@@ -125,6 +125,7 @@ class RebalancePlanTest {
     Collections.reverse(reversed);
     assertThat(RebalancePlan.plan(reversed, CONFIG)).isEqualTo(RebalancePlan.plan(nodes, CONFIG));
   }
+
   private static NodeInfo node(String id, int runs, int coolingDown, Map<String, Integer> out) {
     return new NodeInfo(
         id, "", Instant.EPOCH, "", false, new NodeLoad(runs, 0, true, 0, 0, coolingDown, out));
@@ -134,11 +135,7 @@ class RebalancePlanTest {
   void runs_a_round_in_progress_is_still_giving_count_at_their_receiver_already() {
     // a's round is still moving 25 of its runs to c: c is half full, d empty
     List<NodeInfo> nodes =
-        List.of(
-            node("a", 100, 0, Map.of("c", 25)),
-            node("b", 100),
-            node("c", 0),
-            node("d", 0));
+        List.of(node("a", 100, 0, Map.of("c", 25)), node("b", 100), node("c", 0), node("d", 0));
 
     // b fills d first; a's next 19 (a quarter of the 75 it keeps) go to d too, none to c
     assertThat(RebalancePlan.plan(nodes, CONFIG))
@@ -147,8 +144,7 @@ class RebalancePlanTest {
 
   @Test
   void a_node_gives_only_runs_that_are_not_cooling_down_after_a_move() {
-    assertThat(
-            RebalancePlan.plan(List.of(node("a", 100, 90, Map.of()), node("b", 0)), CONFIG))
+    assertThat(RebalancePlan.plan(List.of(node("a", 100, 90, Map.of()), node("b", 0)), CONFIG))
         .containsExactly(new Move("a", "b", 10));
     // all of a's runs came by a move: c gives instead, and a is planned as no giver
     assertThat(

@@ -15,9 +15,8 @@ import java.util.Map;
 /**
  * The node key's value: {@code {"nodeId":..,"address":..,"startedAt":"2026-..Z","version":..,
  * "draining":false,"load":{"activeRuns":..,"stepsPerSecond":..,"accepting":..,"claims":..,
- * "fencedOutWrites":..,"coolingDown":..,
- * "outgoing":{"node-b":..}}}}. Unknown fields are ignored so that newer nodes may add some.
- * Thread-safe.
+ * "fencedOutWrites":..,"coolingDown":..,"outgoing":{"node-b":..}}}}. Unknown fields are ignored so
+ * that newer nodes may add some. Thread-safe.
  */
 final class NodeInfoCodec {
   private static final ObjectMapper MAPPER = new ObjectMapper();

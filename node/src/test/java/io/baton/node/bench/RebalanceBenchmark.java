@@ -27,11 +27,10 @@ import java.util.concurrent.TimeUnit;
  * {@code runs} long-running runs (each a sequence of {@code tick} steps of about {@code step}, so a
  * run reaches a step boundary once a step); {@code to - from} nodes join. Prints how long and how
  * many rounds (per node: rounds in which it gave runs) until every node is within ±10 % of its
- * share, runs moved against the minimum a
- * perfect plan moves, step completions journaled twice, and the pause of a moved run (from its last
- * step's end on the giver to its next step's start on the receiver) beside the ordinary
- * step-to-step gap. Then one node joins and leaves every {@code churnEvery} for {@code churnCycles}
- * cycles and the runs moved per cycle are printed.
+ * share, runs moved against the minimum a perfect plan moves, step completions journaled twice, and
+ * the pause of a moved run (from its last step's end on the giver to its next step's start on the
+ * receiver) beside the ordinary step-to-step gap. Then one node joins and leaves every {@code
+ * churnEvery} for {@code churnCycles} cycles and the runs moved per cycle are printed.
  */
 final class RebalanceBenchmark {
   private static final int STEPS = 200;
