@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * and never claimed (its receiver died) goes back: its giver's safety-net pass takes it again once
  * the grace for let-go runs has passed, and offers vanish with their giver's lease.
  *
+ * <p>While its round's runs leave, the node announces where those not yet gone are going ({@link
+ * #outgoing()}, at the round's start and at most every 250 ms), so that a node whose round begins
+ * meanwhile plans them at their receivers and does not fill those receivers a second time.
+ *
  * <p>Bounds: a node's rounds never overlap; no move while every node is within the band of its
  * share; at most {@code maxMovesPerRound} and {@code maxShare} of a node's runs per round; a run
  * adopted less than {@code coolDown} ago is not moved; parked runs are not active and never move.
