@@ -45,6 +45,13 @@ public final class OrphanClaimer implements OrphanListener {
   /** How many set-aside roots a query reads past at most (a bound on its cost). */
   static final int MAX_SET_ASIDE_SKIPPED = 1_000;
 
+  /**
+   * How many passes may follow a pass at once, between two scheduled ones, while runs this node let
+   * go come back: a receiver that left before claiming may leave thousands, and the claim budget
+   * per pass would otherwise take them back at one budget a check interval.
+   */
+  static final int MAX_FOLLOW_UPS = 100;
+
   /** How long a root let go to another node is left to it before this node takes it back. */
   static final Duration LET_GO_GRACE = Duration.ofSeconds(30);
 
@@ -59,6 +66,10 @@ public final class OrphanClaimer implements OrphanListener {
   private Scheduler.Cancellable nextPass;
   private volatile boolean running;
   private volatile boolean passInProgress;
+  // Set by a pass that found more runs let go and not claimed than its window held; such a pass is
+  // followed at once (at most MAX_FOLLOW_UPS times between two scheduled passes).
+  private volatile boolean moreLetGo;
+  private int followUps;
   private final AtomicBoolean pendingClaimDue = new AtomicBoolean();
 
   public OrphanClaimer(
@@ -239,6 +250,10 @@ public final class OrphanClaimer implements OrphanListener {
     return Duration.ofNanos((long) (config.claimStagger().toNanos() * Math.max(0, load)));
   }
 
+  private synchronized boolean followUp() {
+    return running && followUps++ < MAX_FOLLOW_UPS;
+  }
+
   private void schedulePass(Duration delay) {
     synchronized (this) {
       if (running) {
@@ -246,6 +261,9 @@ public final class OrphanClaimer implements OrphanListener {
             scheduler.schedule(
                 delay,
                 () -> {
+                  synchronized (this) {
+                    followUps = 0;
+                  }
                   pass();
                   schedulePass(config.checkInterval());
                 });
@@ -270,6 +288,8 @@ public final class OrphanClaimer implements OrphanListener {
               passInProgress = false;
               if (failure != null) {
                 log.warn("orphan pass on node {} failed: {}", engine.nodeId(), failure.toString());
+              } else if (moreLetGo && followUp()) {
+                scheduler.execute(this::pass);
               }
             });
   }
@@ -306,7 +326,9 @@ public final class OrphanClaimer implements OrphanListener {
     if (!Defect.LET_GO_FOUND_BY_SCAN.isActive()) {
       // runs let go whose receiver never claimed them (it left first, or its claim failed)
       // remembered until adopted again or seen taken: a failed read or claim is tried again
-      for (UUID root : engine.letGoBefore(LET_GO_GRACE, window)) {
+      List<UUID> letGo = engine.letGoBefore(LET_GO_GRACE, window);
+      moreLetGo = letGo.size() >= window;
+      for (UUID root : letGo) {
         if (engine.owns(root)) {
           engine.forgetLetGo(root);
         } else if (runIndex

@@ -15,9 +15,12 @@ import io.baton.store.Stores;
 import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.InjectDefects;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -89,6 +92,49 @@ class LetGoAtScaleTest {
                 .filter(e -> e.event() instanceof StepCompleted c && c.step().equals("hold"))
                 .count())
         .isEqualTo(1);
+  }
+
+  /**
+   * Found by the full-size rebalance benchmark's churn phase: five givers let about 6,000 runs go
+   * to a node that drained before claiming them, and each giver took them back at one claim budget
+   * (100) a check interval (10 s), so they were still on nobody two minutes later. A pass that
+   * finds more such runs than its window is followed at once: here 12 runs, a window of 2, come
+   * back within one check interval after the grace instead of six.
+   */
+  @Test
+  void many_runs_let_go_to_a_node_that_left_come_back_at_once_not_one_window_an_interval() {
+    OrchestratorNode a = cluster.start("node-a");
+    List<UUID> runs = new ArrayList<>();
+    // a gate holds the latest invocation of its step name: one flow (and step name) a run
+    for (int i = 0; i < 12; i++) {
+      cluster.apply(
+          TestFlows.named("moved-" + i)
+              .step("hold-" + i, "gate", "{}")
+              .step("after-" + i, "gate", "{}")
+              .build());
+      runs.add(
+          cluster
+              .await(a.orchestrator().submitAsync("moved-" + i, json("{}"), null, null))
+              .run()
+              .runId());
+    }
+    cluster.runUntil(
+        () ->
+            IntStream.range(0, runs.size())
+                .allMatch(i -> cluster.capabilities.waiting("hold-" + i)));
+    cluster.scheduler.advance(Duration.ofSeconds(1));
+
+    var left = a.engine().letGo(12, Duration.ZERO, Duration.ofSeconds(5));
+    for (int i = 0; i < runs.size(); i++) {
+      cluster.capabilities.open("hold-" + i, json("{}"));
+    }
+    cluster.runUntil(left::isDone, Duration.ofSeconds(10));
+    assertThat(left.join()).containsExactlyInAnyOrderElementsOf(runs);
+    a.leases().offer(left.join(), "node-gone");
+
+    // the grace a receiver gets (30 s), then one check interval (1 s) and a little
+    cluster.runUntil(() -> runs.stream().allMatch(a.engine()::owns), Duration.ofSeconds(32));
+    assertThat(runs).allMatch(a.engine()::owns);
   }
 
   private RunStatus status(UUID runId) {
