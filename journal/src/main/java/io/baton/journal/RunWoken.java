@@ -6,10 +6,11 @@ import java.util.Objects;
 
 /**
  * A waiting step's wait ended. The step's own outcome follows as {@link StepCompleted} or {@link
- * StepFailed}.
+ * StepFailed}; after a back-off ended early ({@link WaitReason#RETRY}, outcome {@code retry-now})
+ * the step's next attempt runs and its outcome follows as usual.
  *
  * @param outcome what ended the wait: {@code due}, {@code approved}, {@code rejected}, {@code
- *     child-finished}, {@code cancelled}
+ *     child-finished}, {@code cancelled}, {@code retry-now}
  * @param detail who approved, with what comment, or JSON null
  */
 public record RunWoken(String step, WaitReason reason, String outcome, JsonNode detail)

@@ -170,6 +170,12 @@ public final class Orchestrator {
     return commands.answerAsync(runId, type, step, origin);
   }
 
+  /** See {@link RunCommands#retryNowAsync}. */
+  public CompletableFuture<RunRecord> retryNowAsync(
+      UUID runId, String step, CommandOrigin origin) {
+    return commands.retryNowAsync(runId, step, origin);
+  }
+
   public RunRecord resume(UUID runId, String by) {
     return join(resumeAsync(runId, by));
   }

@@ -11,6 +11,7 @@ import io.baton.journal.JournalEntry;
 import io.baton.journal.RunClaimed;
 import io.baton.journal.RunCreated;
 import io.baton.journal.RunStatus;
+import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.TreeState;
 import io.baton.store.DuplicateIdempotencyKeyException;
 import io.baton.store.MetadataStore;
@@ -32,8 +33,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * What clients do to runs and flows, on one node: apply flows, submit runs, cancel, resume, approve
- * and reject. Any node can serve any call: a run owned by another node is reached through the
+ * What clients do to runs and flows, on one node: apply flows, submit runs, cancel, resume, approve,
+ * reject and retry a step now. Any node can serve any call: a run owned by another node is reached through the
  * signal inbox. Every method returns a future and never blocks the caller. Thread-safe.
  */
 public final class RunCommands {
@@ -340,6 +341,46 @@ public final class RunCommands {
                         + "waiting for approval");
               }
               return signal(runId, type, step, payload(origin));
+            })
+        .thenCompose(this::deliver);
+  }
+
+  /**
+   * Ends the back-off of the run's step {@code step}: the step's next attempt starts now instead of
+   * at its due time, with the same attempt number and retry budget. Who asked and why is journaled
+   * with it. The request goes through the signal inbox, so it survives a failover: the tree's next
+   * owner applies it, or finds it no longer applies (the attempt already started) and drops it.
+   *
+   * @throws StepNotFoundException (in the future) the run's flow has no such step
+   * @throws RunConflictException (in the future) the run is finished or the step is not waiting to
+   *     retry a failed attempt
+   */
+  public CompletableFuture<RunRecord> retryNowAsync(
+      UUID runId, String step, CommandOrigin origin) {
+    Objects.requireNonNull(step, "step");
+    return engine
+        .io()
+        .call(
+            "retry now " + runId,
+            () -> {
+              RunRecord run = queries.find(runId);
+              StepState state = queries.step(run, step);
+              if (run.status().isTerminal()) {
+                throw new RunConflictException(
+                    runId, "Run " + runId + " is " + run.status() + "; it retries no more steps");
+              }
+              if (!RetryNow.inBackOff(state)) {
+                throw new RunConflictException(
+                    runId,
+                    "Step '"
+                        + step
+                        + "' of run "
+                        + runId
+                        + " is "
+                        + (state == null ? "not started" : state.status())
+                        + "; only a step waiting to retry a failed attempt can be retried now");
+              }
+              return signal(runId, SignalType.RETRY_NOW, step, payload(origin));
             })
         .thenCompose(this::deliver);
   }

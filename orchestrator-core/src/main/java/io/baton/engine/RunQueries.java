@@ -6,6 +6,7 @@ import io.baton.journal.JournalEntry;
 import io.baton.journal.WaitReason;
 import io.baton.journal.replay.Replay;
 import io.baton.journal.replay.RunState;
+import io.baton.journal.replay.StepState;
 import io.baton.journal.replay.StepStatus;
 import io.baton.journal.replay.TreeState;
 import io.baton.store.FlowRecord;
@@ -93,6 +94,20 @@ public final class RunQueries {
                     s.status() == StepStatus.WAITING
                         && s.waitReason() == WaitReason.APPROVAL
                         && (step == null || step.equals(s.name())));
+  }
+
+  /**
+   * The run's step as journaled, or null when it has not run yet.
+   *
+   * @throws StepNotFoundException the run's flow has no step of this name
+   */
+  StepState step(RunRecord row, String step) {
+    if (flows.byHash(row.flowHash()).step(step) == null) {
+      throw new StepNotFoundException(row.runId(), step);
+    }
+    RunState run =
+        Replay.replay(journal, row.rootRunId()).map(t -> t.run(row.runId())).orElse(null);
+    return run == null || !run.hasStep(step) ? null : run.step(step);
   }
 
   /** Whether the tree's journal has any entry. */

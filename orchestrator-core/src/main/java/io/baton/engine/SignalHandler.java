@@ -18,8 +18,8 @@ import io.baton.store.SignalType;
 import java.util.List;
 
 /**
- * Applies signals from a tree's inbox: cancellations, approvals, rejections. A signal that no
- * longer applies (the run finished, nothing waits for approval) is stale and only deleted. Signals
+ * Applies signals from a tree's inbox: cancellations, approvals, rejections, retry-now. A signal that no
+ * longer applies (the run finished, nothing waits for approval, the step is not in back-off) is stale and only deleted. Signals
  * are deleted once the events they caused are journaled.
  */
 final class SignalHandler {
@@ -43,7 +43,7 @@ final class SignalHandler {
         stale = true;
         continue;
       }
-      if (run == null || (signal.type() != SignalType.CANCEL && !answer(tree, run, signal))) {
+      if (run == null || (signal.type() != SignalType.CANCEL && !applies(tree, run, signal))) {
         if (lagging(tree)) {
           defer(tree, signal);
         } else {
@@ -75,6 +75,18 @@ final class SignalHandler {
     if (tree.deferred.stream().noneMatch(s -> s.id() == signal.id())) {
       tree.deferred.add(signal);
     }
+  }
+
+  /** Applies an approval, a rejection or a retry-now; false when nothing waits for it. */
+  private boolean applies(ActiveTree tree, RunState run, Signal signal) {
+    if (signal.type() != SignalType.RETRY_NOW) {
+      return answer(tree, run, signal);
+    }
+    if (!RetryNow.apply(tree, run, signal)) {
+      return false;
+    }
+    tree.decide(run.runId(), applied(RetryNow.COMMAND, signal.payload()), null);
+    return true;
   }
 
   /** Approves or rejects the waiting approval steps the signal names; false when none waits. */

@@ -10,7 +10,8 @@ import java.util.UUID;
 /**
  * A request waiting in a run tree's inbox until the tree's owner applies it.
  *
- * @param step the approval step it answers, or null for any waiting approval (and for CANCEL)
+ * @param step the approval step it answers, or null for any waiting approval (and for CANCEL); for
+ *     RETRY_NOW the step whose back-off it ends
  * @param payload who sent it and why, or JSON null
  */
 public record Signal(

@@ -4,5 +4,7 @@ package io.baton.store;
 public enum SignalType {
   APPROVE,
   REJECT,
-  CANCEL
+  CANCEL,
+  /** End the named step's retry back-off: its next attempt starts now. */
+  RETRY_NOW
 }

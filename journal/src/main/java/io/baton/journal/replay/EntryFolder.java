@@ -15,6 +15,7 @@ import io.baton.journal.StepCompleted;
 import io.baton.journal.StepFailed;
 import io.baton.journal.StepRepeated;
 import io.baton.journal.StepStarted;
+import io.baton.journal.WaitReason;
 import java.time.Instant;
 
 /** The fold: how each event changes a tree's state. The only place that knows it. */
@@ -46,8 +47,7 @@ final class EntryFolder {
     } else if (event instanceof RunWaiting waiting) {
       waiting(run, waiting, at);
     } else if (event instanceof RunWoken woken) {
-      run.step(woken.step()).clearWait();
-      run.step(woken.step()).status = StepStatus.PENDING;
+      woken(run, woken);
     } else if (event instanceof RunClaimed claimed) {
       claimed(tree, claimed, at);
     } else if (event instanceof RunStatusChanged changed) {
@@ -130,6 +130,19 @@ final class EntryFolder {
     step.waitDetail = waiting.detail();
     step.waitingSince = at;
     step.startedAttempt = 0;
+  }
+
+  /**
+   * A wait ended: the step runs again (a back-off ended early by retry-now keeps its attempt count
+   * and budget; only the due time goes).
+   */
+  private static void woken(RunState run, RunWoken woken) {
+    StepState step = run.step(woken.step());
+    step.clearWait();
+    step.status = StepStatus.PENDING;
+    if (woken.reason() == WaitReason.RETRY) {
+      step.retryAt = null;
+    }
   }
 
   private static void claimed(TreeState tree, RunClaimed claimed, Instant at) {
