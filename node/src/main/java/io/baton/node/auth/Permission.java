@@ -19,7 +19,7 @@ public enum Permission {
   RUNS_SUBMIT,
   /** Cancel runs. */
   RUNS_CANCEL,
-  /** Resume failed runs. */
+  /** Resume failed runs; retry a step in back-off now. */
   RUNS_RESUME,
   /** Approve or reject a run's waiting approval. */
   RUNS_ANSWER,

@@ -6,6 +6,7 @@ import io.baton.BatonException;
 import io.baton.engine.FlowNotFoundException;
 import io.baton.engine.RunConflictException;
 import io.baton.engine.RunNotFoundException;
+import io.baton.engine.StepNotFoundException;
 import io.baton.flow.FlowValidationException;
 import io.baton.lease.LeaseUnavailableException;
 import io.baton.node.auth.AuthenticationFailedException;
@@ -88,6 +89,9 @@ final class ProblemMapper {
     }
     if (failure instanceof RunNotFoundException notFound) {
       return Problem.of(404, "run-not-found", "Run not found", notFound.getMessage());
+    }
+    if (failure instanceof StepNotFoundException notFound) {
+      return Problem.of(404, "step-not-found", "Step not found", notFound.getMessage());
     }
     if (failure instanceof FlowNotFoundException notFound) {
       return Problem.of(404, "flow-not-found", "Flow not found", notFound.getMessage());

@@ -13,12 +13,12 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code POST /api/runs/{id}/cancel | resume | approve | reject} and {@code DELETE /api/runs/{id}}
- * (discard), each with an optional JSON body ({@code by}, {@code reason}; approve and reject also
+ * {@code POST /api/runs/{id}/cancel | resume | approve | reject}, {@code POST
+ * /api/runs/{id}/steps/{step}/retry-now} and {@code DELETE /api/runs/{id}} (discard), each with an optional JSON body ({@code by}, {@code reason}; approve and reject also
  * {@code step} and {@code comment}, which is the reason). With authentication on, who acted is the
  * caller's key, whatever {@code by} says; the command is journaled with who, how and why ({@code
  * CommandApplied}). Answers 200 with the run once its owner applied the command (or after {@link
- * Orchestrator#SIGNAL_WAIT}), 404 for an unknown run and 409 with the reason when the run's status
+ * Orchestrator#SIGNAL_WAIT}), 404 for an unknown run (or step) and 409 with the reason when the run's status
  * does not allow the command.
  */
 final class RunActionRoutes implements Routes {
@@ -61,6 +61,17 @@ final class RunActionRoutes implements Routes {
         Permission.RUNS_ANSWER,
         "Reject a run's waiting approval step");
     routes
+        .post("/api/runs/{id}/steps/{step}/retry-now", this::retryNow)
+        .permission(Permission.RUNS_RESUME, FlowScope.RUN)
+        .summary(
+            "Retry a step in back-off now: its next attempt, due later after a failed one, starts"
+                + " at once (same attempt count, same maxAttempts)")
+        .responds(
+            200, "the run once its owner started the step's next attempt",
+            400, "a bad run id or body",
+            404, "no such run, or its flow has no such step",
+            409, "the run is finished, or the step is not waiting to retry a failed attempt");
+    routes
         .delete("/api/runs/{id}", this::discard)
         .permission(Permission.RUNS_DISCARD, FlowScope.RUN)
         .summary(
@@ -71,6 +82,11 @@ final class RunActionRoutes implements Routes {
             400, "a bad run id or body",
             404, "no such run",
             409, "the run is live (pending, running, waiting) or a subflow");
+  }
+
+  private void retryNow(Context ctx) throws Exception {
+    String step = ctx.pathParam("step");
+    act(ctx, REASON_FIELDS, (id, cmd) -> orchestrator.retryNowAsync(id, step, cmd.origin()));
   }
 
   private void discard(Context ctx) throws Exception {

@@ -115,6 +115,7 @@ public class AccessControlApiTest extends ApiTestBase {
     lowest.put("GET /api/runs/{id}/journal", "viewer");
     lowest.put("POST /api/runs/{id}/cancel", "operator");
     lowest.put("POST /api/runs/{id}/resume", "operator");
+    lowest.put("POST /api/runs/{id}/steps/{step}/retry-now", "operator");
     lowest.put("POST /api/runs/{id}/approve", "operator");
     lowest.put("POST /api/runs/{id}/reject", "operator");
     lowest.put("DELETE /api/runs/{id}", "operator");
@@ -357,7 +358,7 @@ public class AccessControlApiTest extends ApiTestBase {
     if (path.contains("{id}")) {
       path = path.replace("{id}", prepareRun(flow).toString());
     }
-    path = path.replace("{name}", flow).replace("{seq}", "1");
+    path = path.replace("{name}", flow).replace("{seq}", "1").replace("{step}", "ask");
     if (plain.equals("GET /api/runs") || plain.equals("GET /api/stream/runs")) {
       path += "?flow=" + flow;
     }

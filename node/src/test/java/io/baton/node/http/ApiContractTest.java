@@ -126,6 +126,21 @@ class ApiContractTest extends ApiTestBase {
     steps.switchOn(switchName);
     call("POST", "/api/runs/{id}/resume", "/api/runs/" + failed + "/resume", "{}", 200);
 
+    String backingOff = uniqueName("contract-backing-off");
+    String backOffSwitch = uniqueName("switch");
+    applyFlow(TestFlows.backingOff(backingOff, backOffSwitch));
+    UUID waiting = submit(backingOff);
+    awaitStepStatus(waiting, "flaky", "RETRY_WAIT");
+    steps.switchOn(backOffSwitch);
+    String retryNow = "/api/runs/{id}/steps/{step}/retry-now";
+    String waitingStep = "/api/runs/" + waiting + "/steps/flaky/retry-now";
+    call("POST", retryNow, waitingStep, "{\"reason\": 5}", 400);
+    call("POST", retryNow, waitingStep, "{\"reason\": \"the switch is on\"}", 200);
+    awaitStatus(waiting, "SUCCEEDED");
+    call("POST", retryNow, waitingStep, "{}", 409);
+    call("POST", retryNow, "/api/runs/" + waiting + "/steps/nope/retry-now", "{}", 404);
+    call("POST", retryNow, "/api/runs/" + UUID.randomUUID() + "/steps/flaky/retry-now", null, 404);
+
     UUID live = submit(approval, input);
     awaitApprovalRequested(live, "ask");
     call("DELETE", "/api/runs/{id}", "/api/runs/" + live, null, 409);

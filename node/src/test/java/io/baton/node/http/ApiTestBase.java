@@ -238,6 +238,15 @@ public abstract class ApiTestBase {
             });
   }
 
+  /** Waits until the run's step has this status ({@code RETRY_WAIT}: it is in back-off). */
+  protected void awaitStepStatus(UUID runId, String step, String status) {
+    await()
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(20))
+        .untilAsserted(
+            () -> assertThat(stepNamed(run(runId), step).get("status").asText()).isEqualTo(status));
+  }
+
   protected static JsonNode stepNamed(JsonNode run, String name) {
     for (JsonNode step : run.get("steps")) {
       if (step.get("name").asText().equals(name)) {

@@ -8,7 +8,10 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@code POST /api/runs/{id}/approve | reject | cancel | resume} through a run's lifecycle. */
+/**
+ * {@code POST /api/runs/{id}/approve | reject | cancel | resume} and {@code
+ * /api/runs/{id}/steps/{step}/retry-now} through a run's lifecycle.
+ */
 public class RunCommandApiTest extends ApiTestBase {
   private String approval;
   private String held;
@@ -168,6 +171,66 @@ public class RunCommandApiTest extends ApiTestBase {
         http.post("/api/runs/" + unknown + "/cancel", "{\"step\": \"x\"}"), 400, "invalid-request");
     assertProblem(
         http.post("/api/runs/" + unknown + "/approve", "{\"by\": 5}"), 400, "invalid-request");
+  }
+
+  @Test
+  void retrying_a_step_in_back_off_now_runs_its_next_attempt_at_once() {
+    String flow = uniqueName("backing-off");
+    String switchName = uniqueName("switch");
+    applyFlow(TestFlows.backingOff(flow, switchName));
+    UUID runId = submit(flow);
+    awaitStepStatus(runId, "flaky", "RETRY_WAIT");
+    steps.switchOn(switchName);
+
+    Reply reply =
+        http.post(
+            "/api/v1/runs/" + runId + "/steps/flaky/retry-now",
+            "{\"reason\": \"the switch is on\"}");
+
+    assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+    JsonNode run = awaitStatus(runId, "SUCCEEDED");
+    assertThat(stepNamed(run, "flaky").get("attempts").asInt()).isEqualTo(2);
+    assertThat(run.get("commands"))
+        .anySatisfy(
+            command -> {
+              assertThat(command.get("command").asText()).isEqualTo("retry-now");
+              assertThat(command.get("reason").asText()).isEqualTo("the switch is on");
+            });
+  }
+
+  @Test
+  void retrying_now_a_step_not_in_back_off_answers_409_and_an_unknown_step_404() {
+    UUID runId = submit(held);
+    awaitHolding(runId);
+
+    JsonNode conflict =
+        assertProblem(
+            http.post("/api/v1/runs/" + runId + "/steps/work/retry-now", ""), 409, "run-conflict");
+    assertThat(conflict.get("detail").asText())
+        .isEqualTo(
+            "Step 'work' of run "
+                + runId
+                + " is not started; only a step waiting to retry a failed attempt can be retried"
+                + " now");
+    JsonNode unknownStep =
+        assertProblem(
+            http.post("/api/v1/runs/" + runId + "/steps/nope/retry-now", ""),
+            404,
+            "step-not-found");
+    assertThat(unknownStep.get("detail").asText())
+        .isEqualTo("Run " + runId + " has no step 'nope'");
+    assertProblem(
+        http.post("/api/v1/runs/" + UUID.randomUUID() + "/steps/work/retry-now", ""),
+        404,
+        "run-not-found");
+    assertProblem(
+        http.post("/api/v1/runs/" + runId + "/steps/work/retry-now", "{"), 400, "malformed-json");
+    assertProblem(
+        http.post("/api/v1/runs/" + runId + "/steps/work/retry-now", "{\"step\": \"x\"}"),
+        400,
+        "invalid-request");
+    assertProblem(http.post("/api/v1/runs/123/steps/work/retry-now", ""), 400, "invalid-request");
+    steps.release(runId);
   }
 
   private void awaitHolding(UUID runId) {

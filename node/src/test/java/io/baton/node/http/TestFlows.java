@@ -51,6 +51,26 @@ public final class TestFlows {
         .formatted(name, switchName);
   }
 
+  /**
+   * {@code first} (noop), then {@code flaky} (toggle) retried after an hour's back-off, at most 3
+   * attempts: it waits in back-off after its first attempt until the switch is on and someone says
+   * retry now.
+   */
+  public static String backingOff(String name, String switchName) {
+    return """
+        name: %s
+        steps:
+          - name: first
+            capability: noop
+          - name: flaky
+            capability: toggle
+            needs: [first]
+            params: { name: %s }
+            retry: { maxAttempts: 3, delay: 1h, retryOn: [switched_off] }
+        """
+        .formatted(name, switchName);
+  }
+
   /** One noop step: succeeds at once. */
   public static String quick(String name) {
     return """
