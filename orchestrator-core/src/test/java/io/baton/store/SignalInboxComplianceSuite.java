@@ -34,6 +34,16 @@ public abstract class SignalInboxComplianceSuite extends MetadataStoreCompliance
   }
 
   @Test
+  void every_signal_type_is_recorded_and_read_back_as_sent() {
+    RunWriter run = newRun().running("f", "node-a", 5);
+    for (SignalType type : SignalType.values()) {
+      Signal sent = metadata.addSignal(run.root(), type, "step", json("by", "ann"), T0);
+      assertThat(metadata.signalsFor(run.root())).contains(sent);
+      assertThat(sent.type()).isEqualTo(type);
+    }
+  }
+
+  @Test
   void a_signal_sent_while_running_wakes_the_run_when_it_parks() {
     RunWriter run = newRun().running("f", "node-a", 5);
     Instant sentAt = T0.plus(Duration.ofMinutes(1));
