@@ -38,6 +38,7 @@ public final class BatonCli {
       new RunsCommand(),
       new RunCommand(),
       new ResumeCommand(),
+      new RetryNowCommand(),
       new DiscardCommand(),
       new CancelCommand(),
       new ApproveCommand(),

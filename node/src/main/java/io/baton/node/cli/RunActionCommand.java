@@ -8,12 +8,12 @@ import picocli.CommandLine.Parameters;
 
 /**
  * A command on one run ({@code resume}, {@code cancel}, {@code approve}, {@code reject}, {@code
- * discard}): prints {@code Run <id> <done>} ({@code -o json|yaml}: the API's answer, the run); an
+ * discard}, {@code retry-now}): prints {@code Run <id> <done>} ({@code -o json|yaml}: the API's answer, the run); an
  * unknown run exits 3, a status that does not allow it exits 4 with the server's reason. Who acted
  * and why ({@code --by}, {@code --reason}) are journaled with the command.
  */
 abstract class RunActionCommand extends ClientCommand {
-  @Parameters(paramLabel = "ID", description = "The run id.")
+  @Parameters(index = "0", paramLabel = "ID", description = "The run id.")
   UUID runId;
 
   @Option(
@@ -45,6 +45,11 @@ abstract class RunActionCommand extends ClientCommand {
         "/api/v1/runs/" + runId + "/" + action(), "application/json", body.toString());
   }
 
+  /** What an unknown run's 404 says. */
+  String notFound(ApiResponse response) {
+    return "Run " + runId + " not found";
+  }
+
   /** What {@code -o json|yaml} prints of a successful answer: the answer's body by default. */
   JsonNode answer(ApiResponse response) {
     return response.json();
@@ -59,7 +64,7 @@ abstract class RunActionCommand extends ClientCommand {
     addTo(body);
     ApiResponse response = send(client, body);
     if (response.status() == 404) {
-      throw new CommandFailedException(ExitCodes.NOT_FOUND, "Run " + runId + " not found");
+      throw new CommandFailedException(ExitCodes.NOT_FOUND, notFound(response));
     }
     Failures.check(response);
     output().print(answer(response), out -> out.println("Run " + runId + " " + done()));

@@ -283,6 +283,47 @@ public class CliTest extends ApiTestBase {
   }
 
   @Test
+  void retry_now_runs_a_step_in_back_off_at_once_and_prints_the_run_as_json() {
+    String flow = uniqueName("backing-off");
+    String switchName = uniqueName("switch");
+    applyFlow(TestFlows.backingOff(flow, switchName));
+    UUID runId = submitWithCli(flow);
+    awaitStepStatus(runId, "flaky", "RETRY_WAIT");
+    steps.switchOn(switchName);
+
+    CliResult result =
+        baton("retry-now", runId.toString(), "flaky", "--reason", "switch fixed", "-o", "json");
+
+    assertThat(result.exitCode()).as("%s", result).isZero();
+    assertThat(ApiResponse.parse(result.out()).get("id").asText()).isEqualTo(runId.toString());
+    JsonNode run = awaitStatus(runId, "SUCCEEDED");
+    assertThat(stepNamed(run, "flaky").get("attempts").asInt()).isEqualTo(2);
+    JsonNode commands = run.get("commands");
+    assertThat(commands.get(commands.size() - 1).get("command").asText()).isEqualTo("retry-now");
+    assertThat(commands.get(commands.size() - 1).get("reason").asText())
+        .isEqualTo("switch fixed");
+  }
+
+  @Test
+  void retry_now_of_a_step_not_in_back_off_exits_4_and_of_an_unknown_step_3() {
+    UUID runId = submitWithCli(held);
+    await().atMost(TIMEOUT).until(() -> steps.holding(runId));
+
+    CliResult running = baton("retry-now", runId.toString(), "work");
+    CliResult unknown = baton("retry-now", runId.toString(), "nope");
+    CliResult table = baton("retry-now", runId.toString(), "work", "-o", "table");
+
+    assertThat(running.exitCode()).as("%s", running).isEqualTo(ExitCodes.CONFLICT);
+    assertThat(running.err()).contains("only a step waiting to retry a failed attempt");
+    assertThat(table.exitCode()).as("%s", table).isEqualTo(ExitCodes.CONFLICT);
+    assertThat(unknown.exitCode()).as("%s", unknown).isEqualTo(ExitCodes.NOT_FOUND);
+    assertThat(unknown.err())
+        .isEqualTo("Run " + runId + " has no step 'nope'" + System.lineSeparator());
+    assertThat(batonRaw("retry-now", runId.toString()).exitCode()).isEqualTo(ExitCodes.USAGE);
+    baton("cancel", runId.toString());
+  }
+
+  @Test
   void discard_deletes_a_recoverable_failure_and_refuses_a_live_run_with_exit_4() {
     String flow = uniqueName("toggled");
     applyFlow(TestFlows.toggled(flow, uniqueName("switch")));
