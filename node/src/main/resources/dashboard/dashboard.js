@@ -651,6 +651,26 @@ async function runView(id) {
     },
   }, label));
 
+  // Retry now, per step: only a step waiting to retry a failed attempt (the API answers 409 otherwise).
+  const retryNowButton = (step) => {
+    const allowed = active && step.status === 'RETRY_WAIT' && !!step.error;
+    return el('button', {
+      id: 'retry-now-' + step.name, class: 'secondary', 'data-step': step.name,
+      disabled: !allowed,
+      title: allowed ? 'Start attempt ' + (step.attempts + 1) + ' of step ' + step.name + ' now instead of at ' + when(step.retryAt)
+        : 'Only a step waiting to retry a failed attempt can be retried now',
+      onclick: async (event) => {
+        event.stopPropagation();
+        event.target.disabled = true;
+        const body = { by: 'dashboard' };
+        if (reason.value) body.reason = reason.value;
+        try { await api('/runs/' + id + '/steps/' + encodeURIComponent(step.name) + '/retry-now', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }); }
+        catch (error) { toast(error.message); }
+        runView(id);
+      },
+    }, 'Retry now');
+  };
+
   show(route, 
     el('h1', {}, 'Run ', el('span', { text: run.id, id: 'run-id' }), ' ', el('span', { id: 'run-status' }, badge(run.status)), ' ', stateBadge(run.state, run.waiting)),
     buttons.length ? el('div', { class: 'actions' }, reason, buttons) : null,
@@ -662,7 +682,7 @@ async function runView(id) {
         ['Trigger', run.trigger ? el('a', { id: 'run-trigger', href: eventHash(run.trigger.source, run.trigger.id), text: run.trigger.type + ' · ' + run.trigger.id }) : '—'],
       ].flatMap(([k, v]) => [el('dt', { text: k }), el('dd', {}, v || '')]))),
       el('div', { class: 'card' }, el('h2', { text: 'Step graph' }), dag(flow, run.steps || []))),
-    el('div', { class: 'card' }, el('h2', { text: 'Steps' }), stepsTable(run.steps || [])),
+    el('div', { class: 'card' }, el('h2', { text: 'Steps' }), stepsTable(run.steps || [], may('runs.resume') ? retryNowButton : null)),
     el('div', { class: 'grid2' },
       el('div', { class: 'card' }, el('h2', { text: 'Input' }), pretty(run.input)),
       el('div', { class: 'card' }, el('h2', { text: run.error ? 'Error' : 'Output' }), pretty(run.error || run.output))),
@@ -718,13 +738,16 @@ async function eventView(seq, params) {
     el('div', { class: 'card' }, el('h2', { text: 'Data' }), pretty(event.envelope ? event.envelope.data : null)));
 }
 
-function stepsTable(steps) {
+// The run's steps; with an action (a step → its button, such as Retry now), a column of them.
+function stepsTable(steps, action) {
+  const headers = ['Step', 'Status', 'Attempts', 'Started', 'Finished', 'Next try', 'Waiting for'].concat(action ? ['Action'] : []);
   return el('table', { id: 'steps' },
-    el('thead', {}, el('tr', {}, ['Step', 'Status', 'Attempts', 'Started', 'Finished', 'Next try', 'Waiting for'].map((h) => el('th', { text: h })))),
+    el('thead', {}, el('tr', {}, headers.map((h) => el('th', { text: h })))),
     el('tbody', {}, steps.map((s) => el('tr', { 'data-step': s.name },
       el('td', { text: s.name }), el('td', {}, badge(s.status)), el('td', { text: String(s.attempts) }),
       el('td', { text: when(s.startedAt) }), el('td', { text: when(s.finishedAt) }),
-      el('td', { text: when(s.retryAt) }), el('td', { text: s.waitingFor ? s.waitingFor + (s.dueAt ? ' until ' + when(s.dueAt) : '') : '' })))));
+      el('td', { text: when(s.retryAt) }), el('td', { text: s.waitingFor ? s.waitingFor + (s.dueAt ? ' until ' + when(s.dueAt) : '') : '' }),
+      action ? el('td', {}, action(s)) : null))));
 }
 
 // The flow's steps in layers by their dependencies, each coloured by its state in this run.
