@@ -32,7 +32,8 @@ import org.openqa.selenium.support.ui.Select;
 /**
  * The dashboard as a person uses it, in real headless Chromium (Debian's {@code chromium} and
  * {@code chromium-driver}; {@code deploy/test.sh} installs them) against real nodes: filter the
- * runs, open a recoverable failed run, resume it and watch it succeed without a reload; approve a
+ * runs, open a recoverable failed run, resume it and watch it succeed without a reload; retry a
+ * step in back-off now; approve a
  * waiting run; see two nodes on the cluster page and, after one stops, the ownership history of the
  * run it handed off. Screenshots of every page at 1280×800 and at a phone's width go to {@code
  * target/screenshots/}.
@@ -128,6 +129,37 @@ class DashboardBrowserTest extends ApiTestBase {
         .as("the page updated itself, it was not reloaded")
         .isEqualTo(true);
     assertThat(browser.findElement(By.id("cmd-resume")).isEnabled()).isFalse();
+  }
+
+  @Test
+  void retry_now_a_step_in_back_off_and_see_its_next_attempt_succeed_live() throws Exception {
+    String backingOff = uniqueName("backing-off");
+    String switchName = uniqueName("switch");
+    applyFlow(TestFlows.backingOff(backingOff, switchName));
+    UUID runId = submit(backingOff);
+    awaitStepStatus(runId, "flaky", "RETRY_WAIT");
+
+    open(node, "#/run/" + runId);
+    WebElement retryNow =
+        chromium
+            .waiting()
+            .until(ExpectedConditions.elementToBeClickable(By.id("retry-now-flaky")));
+    WebElement first = browser.findElement(By.id("retry-now-first"));
+    assertThat(first.isEnabled()).isFalse();
+    assertThat(first.getAttribute("title"))
+        .isEqualTo("Only a step waiting to retry a failed attempt can be retried now");
+    screenshots("run-back-off");
+
+    ((JavascriptExecutor) browser).executeScript("window.notReloaded = true;");
+    steps.switchOn(switchName);
+    browser.findElement(By.id("reason")).sendKeys("the switch is on now");
+    retryNow.click();
+    awaitText(By.id("run-status"), "SUCCEEDED");
+    awaitText(By.cssSelector("#commands tr[data-command=retry-now]"), "the switch is on now");
+    assertThat(((JavascriptExecutor) browser).executeScript("return window.notReloaded === true"))
+        .as("the page updated itself, it was not reloaded")
+        .isEqualTo(true);
+    assertThat(browser.findElement(By.id("retry-now-flaky")).isEnabled()).isFalse();
   }
 
   @Test
