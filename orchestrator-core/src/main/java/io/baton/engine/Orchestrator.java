@@ -171,8 +171,7 @@ public final class Orchestrator {
   }
 
   /** See {@link RunCommands#retryNowAsync}. */
-  public CompletableFuture<RunRecord> retryNowAsync(
-      UUID runId, String step, CommandOrigin origin) {
+  public CompletableFuture<RunRecord> retryNowAsync(UUID runId, String step, CommandOrigin origin) {
     return commands.retryNowAsync(runId, step, origin);
   }
 

@@ -33,9 +33,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * What clients do to runs and flows, on one node: apply flows, submit runs, cancel, resume, approve,
- * reject and retry a step now. Any node can serve any call: a run owned by another node is reached through the
- * signal inbox. Every method returns a future and never blocks the caller. Thread-safe.
+ * What clients do to runs and flows, on one node: apply flows, submit runs, cancel, resume,
+ * approve, reject and retry a step now. Any node can serve any call: a run owned by another node is
+ * reached through the signal inbox. Every method returns a future and never blocks the caller.
+ * Thread-safe.
  */
 public final class RunCommands {
   /** How often a signal call looks in the store while another node holds the run. */
@@ -355,8 +356,7 @@ public final class RunCommands {
    * @throws RunConflictException (in the future) the run is finished or the step is not waiting to
    *     retry a failed attempt
    */
-  public CompletableFuture<RunRecord> retryNowAsync(
-      UUID runId, String step, CommandOrigin origin) {
+  public CompletableFuture<RunRecord> retryNowAsync(UUID runId, String step, CommandOrigin origin) {
     Objects.requireNonNull(step, "step");
     return engine
         .io()

@@ -18,9 +18,10 @@ import io.baton.store.SignalType;
 import java.util.List;
 
 /**
- * Applies signals from a tree's inbox: cancellations, approvals, rejections, retry-now. A signal that no
- * longer applies (the run finished, nothing waits for approval, the step is not in back-off) is stale and only deleted. Signals
- * are deleted once the events they caused are journaled.
+ * Applies signals from a tree's inbox: cancellations, approvals, rejections, retry-now. A signal
+ * that no longer applies (the run finished, nothing waits for approval, the step is not in
+ * back-off) is stale and only deleted. Signals are deleted once the events they caused are
+ * journaled.
  */
 final class SignalHandler {
   private final SignalReceipts receipts;

@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Signals (approve, reject, cancel, retry-now) waiting in a run tree's inbox until the tree's owner applies
- * them. A signal to a subflow lands in its root's inbox; a signal is never recorded for a finished
- * tree, and the append that finishes a root removes what is left. Adding a signal wakes a WAITING
- * root in the same transaction, so the inbox lives in the store whose {@link RunIndex} holds the
- * tree. Implementations are thread-safe and pass {@code SignalInboxComplianceSuite}.
+ * Signals (approve, reject, cancel, retry-now) waiting in a run tree's inbox until the tree's owner
+ * applies them. A signal to a subflow lands in its root's inbox; a signal is never recorded for a
+ * finished tree, and the append that finishes a root removes what is left. Adding a signal wakes a
+ * WAITING root in the same transaction, so the inbox lives in the store whose {@link RunIndex}
+ * holds the tree. Implementations are thread-safe and pass {@code SignalInboxComplianceSuite}.
  */
 public interface SignalInbox {
 

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
 class RetryNowTest {
   private static final Duration BACK_OFF = Duration.ofHours(1);
   private final TestCluster cluster =
-      new TestCluster().recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)));
+      new TestCluster()
+          .recovery(RecoveryConfig.defaults().withCheckInterval(Duration.ofSeconds(1)));
 
   @AfterEach
   void close() {
@@ -51,7 +52,10 @@ class RetryNowTest {
 
   private UUID submit(Orchestrator orchestrator, Flow flow) {
     cluster.apply(flow);
-    return cluster.await(orchestrator.submitAsync(flow.name(), json("{}"), null, null)).run().runId();
+    return cluster
+        .await(orchestrator.submitAsync(flow.name(), json("{}"), null, null))
+        .run()
+        .runId();
   }
 
   private List<StepFailed> failures(Orchestrator orchestrator, UUID runId) {
@@ -118,9 +122,7 @@ class RetryNowTest {
 
     assertThat(failures(orchestrator, runId))
         .extracting(StepFailed::attempt, StepFailed::willRetry)
-        .containsExactly(
-            Tuple.tuple(1, true),
-            Tuple.tuple(2, false));
+        .containsExactly(Tuple.tuple(1, true), Tuple.tuple(2, false));
     CompletableFuture<RunRecord> again = orchestrator.retryNowAsync(runId, "call", ann());
     cluster.runUntil(again::isDone);
     assertThatThrownBy(again::join)
@@ -170,8 +172,7 @@ class RetryNowTest {
     cluster.node("node-a").halt();
 
     Orchestrator b = cluster.node("node-b").orchestrator();
-    cluster.runUntil(
-        () -> b.find(runId).status() == RunStatus.SUCCEEDED, Duration.ofMinutes(10));
+    cluster.runUntil(() -> b.find(runId).status() == RunStatus.SUCCEEDED, Duration.ofMinutes(10));
     assertThat(events(b, runId, StepCompleted.class).get(0).startedAt())
         .isBefore(failedAt.plus(Duration.ofMinutes(10)));
     assertThat(events(b, runId, CommandApplied.class))

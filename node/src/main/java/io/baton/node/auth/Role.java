@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * What a principal may do, each role everything the one before may and more: {@code viewer} reads;
- * {@code operator} also acts on runs (submit, cancel, resume, retry-now, approve, reject,
- * discard, emit events); {@code developer} also applies flows; {@code admin} also manages keys and reads the
+ * {@code operator} also acts on runs (submit, cancel, resume, retry-now, approve, reject, discard,
+ * emit events); {@code developer} also applies flows; {@code admin} also manages keys and reads the
  * audit record. Immutable.
  */
 public enum Role {

@@ -5,9 +5,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code baton retry-now ID STEP [--reason R]}: {@code POST
- * /api/v1/runs/ID/steps/STEP/retry-now}. A step that is not waiting to retry a failed attempt
- * exits 4 with the server's reason; an unknown run or step exits 3.
+ * {@code baton retry-now ID STEP [--reason R]}: {@code POST /api/v1/runs/ID/steps/STEP/retry-now}.
+ * A step that is not waiting to retry a failed attempt exits 4 with the server's reason; an unknown
+ * run or step exits 3.
  */
 @Command(
     name = "retry-now",

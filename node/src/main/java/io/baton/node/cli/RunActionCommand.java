@@ -8,9 +8,10 @@ import picocli.CommandLine.Parameters;
 
 /**
  * A command on one run ({@code resume}, {@code cancel}, {@code approve}, {@code reject}, {@code
- * discard}, {@code retry-now}): prints {@code Run <id> <done>} ({@code -o json|yaml}: the API's answer, the run); an
- * unknown run exits 3, a status that does not allow it exits 4 with the server's reason. Who acted
- * and why ({@code --by}, {@code --reason}) are journaled with the command.
+ * discard}, {@code retry-now}): prints {@code Run <id> <done>} ({@code -o json|yaml}: the API's
+ * answer, the run); an unknown run exits 3, a status that does not allow it exits 4 with the
+ * server's reason. Who acted and why ({@code --by}, {@code --reason}) are journaled with the
+ * command.
  */
 abstract class RunActionCommand extends ClientCommand {
   @Parameters(index = "0", paramLabel = "ID", description = "The run id.")

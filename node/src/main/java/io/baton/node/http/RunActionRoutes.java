@@ -14,12 +14,13 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code POST /api/runs/{id}/cancel | resume | approve | reject}, {@code POST
- * /api/runs/{id}/steps/{step}/retry-now} and {@code DELETE /api/runs/{id}} (discard), each with an optional JSON body ({@code by}, {@code reason}; approve and reject also
- * {@code step} and {@code comment}, which is the reason). With authentication on, who acted is the
- * caller's key, whatever {@code by} says; the command is journaled with who, how and why ({@code
- * CommandApplied}). Answers 200 with the run once its owner applied the command (or after {@link
- * Orchestrator#SIGNAL_WAIT}), 404 for an unknown run (or step) and 409 with the reason when the run's status
- * does not allow the command.
+ * /api/runs/{id}/steps/{step}/retry-now} and {@code DELETE /api/runs/{id}} (discard), each with an
+ * optional JSON body ({@code by}, {@code reason}; approve and reject also {@code step} and {@code
+ * comment}, which is the reason). With authentication on, who acted is the caller's key, whatever
+ * {@code by} says; the command is journaled with who, how and why ({@code CommandApplied}). Answers
+ * 200 with the run once its owner applied the command (or after {@link Orchestrator#SIGNAL_WAIT}),
+ * 404 for an unknown run (or step) and 409 with the reason when the run's status does not allow the
+ * command.
  */
 final class RunActionRoutes implements Routes {
   static final String DEFAULT_ACTOR = "api";

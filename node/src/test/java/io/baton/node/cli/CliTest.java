@@ -300,8 +300,7 @@ public class CliTest extends ApiTestBase {
     assertThat(stepNamed(run, "flaky").get("attempts").asInt()).isEqualTo(2);
     JsonNode commands = run.get("commands");
     assertThat(commands.get(commands.size() - 1).get("command").asText()).isEqualTo("retry-now");
-    assertThat(commands.get(commands.size() - 1).get("reason").asText())
-        .isEqualTo("switch fixed");
+    assertThat(commands.get(commands.size() - 1).get("reason").asText()).isEqualTo("switch fixed");
   }
 
   @Test

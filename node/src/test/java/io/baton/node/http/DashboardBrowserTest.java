@@ -33,10 +33,9 @@ import org.openqa.selenium.support.ui.Select;
  * The dashboard as a person uses it, in real headless Chromium (Debian's {@code chromium} and
  * {@code chromium-driver}; {@code deploy/test.sh} installs them) against real nodes: filter the
  * runs, open a recoverable failed run, resume it and watch it succeed without a reload; retry a
- * step in back-off now; approve a
- * waiting run; see two nodes on the cluster page and, after one stops, the ownership history of the
- * run it handed off. Screenshots of every page at 1280×800 and at a phone's width go to {@code
- * target/screenshots/}.
+ * step in back-off now; approve a waiting run; see two nodes on the cluster page and, after one
+ * stops, the ownership history of the run it handed off. Screenshots of every page at 1280×800 and
+ * at a phone's width go to {@code target/screenshots/}.
  */
 class DashboardBrowserTest extends ApiTestBase {
   private static final Path SCREENSHOTS = Paths.get("target", "screenshots");
@@ -141,9 +140,7 @@ class DashboardBrowserTest extends ApiTestBase {
 
     open(node, "#/run/" + runId);
     WebElement retryNow =
-        chromium
-            .waiting()
-            .until(ExpectedConditions.elementToBeClickable(By.id("retry-now-flaky")));
+        chromium.waiting().until(ExpectedConditions.elementToBeClickable(By.id("retry-now-flaky")));
     WebElement first = browser.findElement(By.id("retry-now-first"));
     assertThat(first.isEnabled()).isFalse();
     assertThat(first.getAttribute("title"))
