@@ -62,6 +62,23 @@ class ReplayTest {
   }
 
   @Test
+  void a_retry_now_ends_the_back_off_and_keeps_the_attempts_and_the_budget() {
+    TreeState tree =
+        Replay.fold(
+            root.root(),
+            List.of(
+                root.created(),
+                root.rootEntry(new StepFailed("a", 1, "timeout", "slow", true, LATER, null)),
+                root.rootEntry(new RunWoken("a", WaitReason.RETRY, "retry-now", null))));
+    StepState a = tree.root().step("a");
+    assertThat(a.status()).isEqualTo(StepStatus.PENDING);
+    assertThat(a.retryAt()).isNull();
+    assertThat(a.nextAttempt()).isEqualTo(2);
+    assertThat(a.budgetStart()).isEqualTo(1);
+    assertThat(a.error().code()).isEqualTo("timeout");
+  }
+
+  @Test
   void a_resume_gives_failed_steps_a_fresh_budget_and_keeps_counting_attempts() {
     TreeState tree =
         Replay.fold(

@@ -150,6 +150,9 @@ class DashboardBrowserTest extends ApiTestBase {
     ((JavascriptExecutor) browser).executeScript("window.notReloaded = true;");
     steps.switchOn(switchName);
     browser.findElement(By.id("reason")).sendKeys("the switch is on now");
+    // off the corner where an earlier test's message may still show
+    ((JavascriptExecutor) browser)
+        .executeScript("arguments[0].scrollIntoView({block: 'center'});", retryNow);
     retryNow.click();
     awaitText(By.id("run-status"), "SUCCEEDED");
     awaitText(By.cssSelector("#commands tr[data-command=retry-now]"), "the switch is on now");
