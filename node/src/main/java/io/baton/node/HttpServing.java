@@ -55,6 +55,7 @@ final class HttpServing implements AutoCloseable {
                     .withMaxBodySize(http.maxBodySize())
                     .withLimits(http.limits()))
             .clock(runtime.clock())
+            .stuckAfter(http.stuckAfter())
             .version(Version.current())
             .authenticator(authenticator(runtime.config().auth(), runtime))
             .metricsOpen(runtime.config().auth().metricsOpen())

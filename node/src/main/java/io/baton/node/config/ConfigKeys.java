@@ -6,6 +6,7 @@ import io.baton.engine.EngineConfig;
 import io.baton.engine.RunLimits;
 import io.baton.event.EventsConfig;
 import io.baton.lease.LeaseManager;
+import io.baton.node.http.HttpApi;
 import io.baton.node.http.RequestLimits;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.retention.HousekeepingConfig;
@@ -379,6 +380,12 @@ public final class ConfigKeys {
           ConfigType.DURATION,
           Durations.format(EventsConfig.DEFAULT_POLL_INTERVAL),
           "How often an idle node looks in the event outbox (events enqueued by applications and emitted by steps).");
+  public static final ConfigKey RUNS_STUCK_AFTER =
+      add(
+          "runs.stuckAfter",
+          ConfigType.DURATION,
+          Durations.format(HttpApi.DEFAULT_STUCK_AFTER),
+          "How long a RUNNING run whose owner holds no live lease may stay unchanged before the API and dashboard show it stuck (derived state and state=stuck filter). A run of a node that left is adopted by the claimer well within it as a rule.");
   public static final ConfigKey RETENTION_FINISHED_RUNS =
       add(
           "retention.finishedRuns",

@@ -60,6 +60,7 @@ public record NodeConfig(
    *
    * @param tlsCertFile with {@code tlsKeyFile}: serve HTTPS; both null: plain HTTP
    * @param limits the sizes of flows, inputs and headers accepted
+   * @param stuckAfter how long an unowned RUNNING run stays unchanged before it is shown stuck
    */
   public record Http(
       String host,
@@ -67,7 +68,8 @@ public record NodeConfig(
       int maxBodySize,
       Path tlsCertFile,
       Path tlsKeyFile,
-      RequestLimits limits) {
+      RequestLimits limits,
+      Duration stuckAfter) {
     public boolean tls() {
       return tlsCertFile != null;
     }
@@ -126,7 +128,8 @@ public record NodeConfig(
             positive(settings, ConfigKeys.HTTP_MAX_BODY_SIZE),
             settings.optional(ConfigKeys.HTTP_TLS_CERT_FILE).map(Path::of).orElse(null),
             settings.optional(ConfigKeys.HTTP_TLS_KEY_FILE).map(Path::of).orElse(null),
-            requestLimits(settings));
+            requestLimits(settings),
+            positiveDuration(settings, ConfigKeys.RUNS_STUCK_AFTER));
     if ((http.tlsCertFile() == null) != (http.tlsKeyFile() == null)) {
       throw settings.bad(
           http.tlsCertFile() == null ? ConfigKeys.HTTP_TLS_KEY_FILE : ConfigKeys.HTTP_TLS_CERT_FILE,

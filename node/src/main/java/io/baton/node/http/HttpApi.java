@@ -13,11 +13,13 @@ import io.javalin.http.staticfiles.Location;
 import io.javalin.http.util.AsyncExecutor;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import kotlin.LazyKt;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -44,6 +46,9 @@ public final class HttpApi implements AutoCloseable {
   /** Readiness: 200 while the node should receive traffic, else 503 with reasons. */
   public static final String READY_PATH = "/health/ready";
 
+  /** How long an unowned RUNNING run stays unchanged before it is shown stuck, unless set. */
+  public static final Duration DEFAULT_STUCK_AFTER = Liveness.DEFAULT_STUCK_AFTER;
+
   /** The Prometheus scrape. */
   public static final String METRICS_PATH = "/metrics";
 
@@ -61,10 +66,12 @@ public final class HttpApi implements AutoCloseable {
     this.host = builder.settings.host();
     this.tls = builder.tls;
     this.stream = new EventStream(builder.node.engine(), builder.settings.streamHeartbeat());
+    Supplier<Liveness> liveness =
+        Liveness.probe(builder.node.leases(), builder.clock, builder.stuckAfter);
     this.feed =
         new RunChangeFeed(
             builder.node.stores().metadata(),
-            builder.node.leases(),
+            liveness,
             builder.clock,
             builder.settings.streamHeartbeat(),
             builder.streamReplayLimit);
@@ -73,7 +80,7 @@ public final class HttpApi implements AutoCloseable {
     StoredKeys storedKeys = new StoredKeys(builder.node.stores().access(), builder.clock);
     Authenticator authenticator = builder.authenticator.withStoredKeys(storedKeys);
     AuditTrail audit = new AuditTrail(builder.node.stores().access(), builder.clock);
-    routes(builder, stream, audit).forEach(r -> r.addTo(router));
+    routes(builder, stream, audit, liveness).forEach(r -> r.addTo(router));
     new KeyRoutes(
             new KeyAdministration(storedKeys, authenticator, audit, builder.clock), builder.clock)
         .addTo(router);
@@ -130,7 +137,8 @@ public final class HttpApi implements AutoCloseable {
         .toList();
   }
 
-  private static List<Routes> routes(Builder builder, EventStream stream, AuditTrail audit) {
+  private static List<Routes> routes(
+      Builder builder, EventStream stream, AuditTrail audit, Supplier<Liveness> liveness) {
     OrchestratorNode node = builder.node;
     return List.of(
         new FlowRoutes(
@@ -139,7 +147,7 @@ public final class HttpApi implements AutoCloseable {
             node.orchestrator(),
             node.stores().metadata(),
             node.stores().journal(),
-            node.leases(),
+            liveness,
             builder.settings.limits()),
         new RunActionRoutes(node.orchestrator(), node.discarder()),
         new EventRoutes(node.events(), builder.settings.limits()),
@@ -237,6 +245,7 @@ public final class HttpApi implements AutoCloseable {
     private Clock clock;
     private String version = "dev";
     private int streamReplayLimit = RunChangeFeed.DEFAULT_MAX_REPLAY;
+    private Duration stuckAfter = DEFAULT_STUCK_AFTER;
     private Authenticator authenticator = Authenticator.none();
     private boolean metricsOpen = true;
     private DashboardSignIn dashboardSignIn;
@@ -281,6 +290,19 @@ public final class HttpApi implements AutoCloseable {
      */
     Builder streamReplayLimit(int streamReplayLimit) {
       this.streamReplayLimit = streamReplayLimit;
+      return this;
+    }
+
+    /**
+     * How long a RUNNING run no live node owns may stay unchanged before the API shows it {@code
+     * stuck} ({@code runs.stuckAfter}); {@link #DEFAULT_STUCK_AFTER} unless given.
+     */
+    public Builder stuckAfter(Duration stuckAfter) {
+      if (stuckAfter == null || stuckAfter.isNegative()) {
+        throw new IllegalArgumentException(
+            "runs.stuckAfter must be zero or a positive duration, got " + stuckAfter);
+      }
+      this.stuckAfter = stuckAfter;
       return this;
     }
 

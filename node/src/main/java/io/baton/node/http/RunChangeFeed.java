@@ -1,7 +1,5 @@
 package io.baton.node.http;
 
-import io.baton.lease.LeaseManager;
-import io.baton.lease.NodeInfo;
 import io.baton.store.RunIndex;
 import io.baton.store.RunPosition;
 import io.baton.store.RunRecord;
@@ -21,7 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 
 /**
  * The cluster-wide stream of run changes behind {@code GET /api/v1/stream/runs}. Every node reads
@@ -47,7 +45,7 @@ final class RunChangeFeed implements AutoCloseable {
   private static final int MAX_BATCHES_PER_POLL = 20;
 
   private final RunIndex runs;
-  private final LeaseManager leases;
+  private final Supplier<Liveness> liveness;
   private final Clock clock;
   private final int maxReplay;
   private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
@@ -64,12 +62,16 @@ final class RunChangeFeed implements AutoCloseable {
   // The poll's future is not kept: guarded() logs each failed poll, close() stops them.
   @SuppressWarnings("FutureReturnValueIgnored")
   RunChangeFeed(
-      RunIndex runs, LeaseManager leases, Clock clock, Duration heartbeat, int maxReplay) {
+      RunIndex runs,
+      Supplier<Liveness> liveness,
+      Clock clock,
+      Duration heartbeat,
+      int maxReplay) {
     if (maxReplay < 1) {
       throw new IllegalArgumentException("maxReplay must be positive, got " + maxReplay);
     }
     this.runs = runs;
-    this.leases = leases;
+    this.liveness = liveness;
     this.clock = clock;
     this.maxReplay = maxReplay;
     long millis = POLL_INTERVAL.toMillis();
@@ -111,7 +113,7 @@ final class RunChangeFeed implements AutoCloseable {
                       "reason", "more than " + maxReplay + " runs changed since the last event")));
       return;
     }
-    Set<String> live = liveNodes();
+    Liveness live = liveness.get();
     for (RunRecord run : missed) {
       send(subscriber, run, live);
     }
@@ -127,13 +129,13 @@ final class RunChangeFeed implements AutoCloseable {
       newest = clock.instant();
     }
     RunPosition from = new RunPosition(newest.minus(LOOKBACK), FIRST_ID);
-    Set<String> live = null;
+    Liveness live = null;
     for (int batch = 0; batch < MAX_BATCHES_PER_POLL; batch++) {
       List<RunRecord> changed = runs.runsChangedAfter(from, BATCH);
       for (RunRecord run : changed) {
         Instant previous = sent.get(run.runId());
         if (previous == null || run.updatedAt().isAfter(previous)) {
-          live = live == null ? liveNodes() : live;
+          live = live == null ? liveness.get() : live;
           broadcast(run, live);
           sent.put(run.runId(), run.updatedAt());
         }
@@ -150,22 +152,18 @@ final class RunChangeFeed implements AutoCloseable {
     sent.values().removeIf(at -> at.isBefore(forgetBefore));
   }
 
-  private void broadcast(RunRecord run, Set<String> live) {
+  private void broadcast(RunRecord run, Liveness live) {
     for (Subscriber subscriber : subscribers) {
       send(subscriber, run, live);
     }
   }
 
-  private static void send(Subscriber subscriber, RunRecord run, Set<String> live) {
+  private static void send(Subscriber subscriber, RunRecord run, Liveness live) {
     if (subscriber.filter().test(run)) {
       subscriber.stream()
           .event(
               RUN, Cursors.encode(RunPosition.updated(run)), Json.write(RunJson.listed(run, live)));
     }
-  }
-
-  private Set<String> liveNodes() {
-    return leases.listNodes().stream().map(NodeInfo::nodeId).collect(Collectors.toSet());
   }
 
   /** A comment to every client: keeps idle connections open and finds clients that left. */

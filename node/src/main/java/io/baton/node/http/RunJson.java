@@ -116,9 +116,9 @@ public record RunJson(
     return of(run, null, null, null, null, null, null);
   }
 
-  /** A run in a list, with its derived state among {@code liveNodes}. */
-  static RunJson listed(RunRecord run, Set<String> liveNodes) {
-    DerivedState state = DerivedState.of(run, liveNodes);
+  /** A run in a list, with its derived state as of {@code liveness}. */
+  static RunJson listed(RunRecord run, Liveness liveness) {
+    DerivedState state = DerivedState.of(run, liveness);
     return of(run, state == null ? null : state.id(), null, null, null, null, null);
   }
 
@@ -134,8 +134,8 @@ public record RunJson(
   }
 
   /** The detail with its derived state, computed from its steps as well. */
-  static RunJson detail(RunView view, Set<String> liveNodes) {
-    DerivedState listed = DerivedState.of(view.run(), liveNodes);
+  static RunJson detail(RunView view, Liveness liveness) {
+    DerivedState listed = DerivedState.of(view.run(), liveness);
     String state = listed == null ? stepState(view) : listed.id();
     return of(
         view.run(),

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * a 400 that names the parameter. Statuses may repeat or be comma-separated; instants are ISO-8601;
  * {@code input} and {@code output} are JSON documents the run's must contain. A derived {@code
  * state} narrows further: {@code recoverable-failure} (FAILED and recoverable), {@code stuck}
- * (RUNNING, recorded owner not a live node), or what a WAITING run waits for: {@code retrying},
+ * (RUNNING, recorded owner not a live node, unchanged for {@code runs.stuckAfter}), or what a WAITING run waits for: {@code retrying},
  * {@code waiting-approval}, {@code waiting-timer}, {@code waiting-child} (see {@link
  * DerivedState}).
  */
@@ -39,7 +39,8 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
           new ApiOperation.Param(
               "state",
               "string",
-              "a derived state: recoverable-failure, stuck (RUNNING, no live node executes it),"
+              "a derived state: recoverable-failure, stuck (RUNNING, no live node has executed it"
+                  + " for runs.stuckAfter),"
                   + " or what a WAITING run waits for: retrying, waiting-approval, waiting-timer,"
                   + " waiting-child"),
           new ApiOperation.Param("createdFrom", "string", "created at or after (ISO-8601)"),
@@ -51,7 +52,7 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
           new ApiOperation.Param("cursor", "string", "the next cursor of the previous page"),
           new ApiOperation.Param("limit", "integer", "page size, 1 to 1000 (default 100)"));
 
-  static RunListParams from(Context ctx, Supplier<Set<String>> liveNodes) {
+  static RunListParams from(Context ctx, Supplier<Liveness> liveness) {
     RunFilter.Builder filter =
         RunFilter.builder()
             .statuses(statuses(ctx.queryParams("status")))
@@ -66,7 +67,7 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
             .inputContains(json(ctx, "input"))
             .outputContains(json(ctx, "output"));
     DerivedState state = DerivedState.parse(text(ctx, "state"));
-    RunFilter narrowed = state == null ? filter.build() : state.narrow(filter.build(), liveNodes);
+    RunFilter narrowed = state == null ? filter.build() : state.narrow(filter.build(), liveness);
     return new RunListParams(
         narrowed,
         state,

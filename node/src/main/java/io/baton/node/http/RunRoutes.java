@@ -8,8 +8,6 @@ import io.baton.engine.RunNotFoundException;
 import io.baton.journal.ExecutionJournal;
 import io.baton.journal.JournalEntry;
 import io.baton.journal.RunStatus;
-import io.baton.lease.LeaseManager;
-import io.baton.lease.NodeInfo;
 import io.baton.node.auth.Principal;
 import io.baton.store.RunIndex;
 import io.baton.store.RunPage;
@@ -20,9 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 
 /**
  * {@code POST /api/v1/runs} (submit; 201 when created, 200 when the idempotency key named an
@@ -39,20 +36,20 @@ final class RunRoutes implements Routes {
   private final Orchestrator orchestrator;
   private final RunIndex runIndex;
   private final ExecutionJournal journal;
-  private final LeaseManager leases;
+  private final Supplier<Liveness> liveness;
   private final RequestLimits limits;
 
   RunRoutes(
       Orchestrator orchestrator,
       RunIndex runIndex,
       ExecutionJournal journal,
-      LeaseManager leases,
+      Supplier<Liveness> liveness,
       RequestLimits limits) {
     this.limits = limits;
     this.orchestrator = orchestrator;
     this.runIndex = runIndex;
     this.journal = journal;
-    this.leases = leases;
+    this.liveness = liveness;
   }
 
   @Override
@@ -121,18 +118,14 @@ final class RunRoutes implements Routes {
                     }));
   }
 
-  private Set<String> liveNodes() {
-    return leases.listNodes().stream().map(NodeInfo::nodeId).collect(Collectors.toSet());
-  }
-
   private static CommandOrigin origin(Principal principal) {
     return new CommandOrigin(principal.name(), principal.via().displayName(), null);
   }
 
   private void list(Context ctx) {
-    RunListParams params = RunListParams.from(ctx, this::liveNodes);
+    RunListParams params = RunListParams.from(ctx, liveness);
     RunPage page = runIndex.pageRuns(params.filter(), params.cursor(), params.limit());
-    Set<String> live = liveNodes();
+    Liveness live = liveness.get();
     List<RunJson> runs = page.runs().stream().map(run -> RunJson.listed(run, live)).toList();
     Json.send(ctx, 200, Json.object("runs", runs, "next", Cursors.encode(page.next())));
   }
@@ -147,7 +140,7 @@ final class RunRoutes implements Routes {
   }
 
   private void show(Context ctx) {
-    Json.send(ctx, 200, RunJson.detail(orchestrator.get(Requests.runId(ctx)), liveNodes()));
+    Json.send(ctx, 200, RunJson.detail(orchestrator.get(Requests.runId(ctx)), liveness.get()));
   }
 
   private void journal(Context ctx) {

@@ -16,6 +16,7 @@ import io.baton.node.metrics.NodeMetricRegistry;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.time.SystemScheduler;
 import java.net.http.HttpClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,7 +134,7 @@ public abstract class ApiTestBase {
                     .withMaxBodySize(64 * 1024)
                     .withStreamHeartbeat(Duration.ofMillis(200))
                     .withLimits(requestLimits()))
-            .clock(built.scheduler().clock())
+            .clock(apiClock(built))
             .version("test-version")
             .authenticator(authenticator())
             .dashboardSignIn(dashboardSignIn())
@@ -143,6 +144,11 @@ public abstract class ApiTestBase {
         new TestNode(built.node(), built.scheduler(), built.metrics(), api, readiness);
     started.add(testNode);
     return testNode;
+  }
+
+  /** The clock of a node's API (what ages runs): its scheduler's unless overridden. */
+  protected Clock apiClock(Built built) {
+    return built.scheduler().clock();
   }
 
   /** The request size limits of this class's nodes: the defaults unless overridden. */

@@ -98,11 +98,12 @@ public final class RunTable {
         "recoverable-failure",
         RunFilter.builder().status(RunStatus.FAILED).recoverable(true).build());
     filters.put(
-        "stuck (owner not live)",
+        "stuck (owner not live, unchanged for a minute)",
         RunFilter.builder()
             .status(RunStatus.RUNNING)
             .rootsOnly(true)
             .ownerNotIn(Set.of("node-0", "node-1", "node-2", "node-3"))
+            .updated(null, START.plus(SPACING.multipliedBy(runs)).minus(Duration.ofMinutes(1)))
             .build());
     for (RunWait.Kind kind : RunWait.Kind.values()) {
       filters.put(
