@@ -540,6 +540,8 @@ async function runsView(params) {
     el('label', {}, 'Root run', el('input', { name: 'root', value: params.get('root') || '' })),
     el('label', {}, 'Parent run', el('input', { name: 'parent', value: params.get('parent') || '' })),
     el('label', {}, 'Idempotency key', el('input', { name: 'idempotencyKey', value: params.get('idempotencyKey') || '' })),
+    el('label', {}, 'Trigger event source', el('input', { name: 'eventSource', placeholder: '/shop', value: params.get('eventSource') || '' })),
+    el('label', {}, 'Trigger event id', el('input', { name: 'eventId', value: params.get('eventId') || '' })),
     el('button', { type: 'submit', id: 'apply-filters' }, 'Apply'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -604,7 +606,8 @@ function matches(run, query) {
   if (query.get('state') && query.get('state') !== run.state) return false;
   if (query.get('root') && query.get('root') !== run.rootRunId) return false;
   if (query.get('parent') && query.get('parent') !== run.parentRunId) return false;
-  return ['input', 'output', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'idempotencyKey'].every((key) => !query.get(key));
+  return ['input', 'output', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'idempotencyKey', 'eventSource', 'eventId']
+    .every((key) => !query.get(key));
 }
 
 function runRow(run) {
@@ -731,7 +734,10 @@ async function eventView(seq, params) {
       ['Type', event.type], ['Source', event.source], ['Sequence', String(event.seq)], ['Received', when(event.receivedAt)],
       ['Triggered', when(event.triggeredAt) || '—'], ['Time', event.envelope && event.envelope.time ? when(event.envelope.time) : '—'],
     ].flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v || '' })]))),
-    el('div', { class: 'card' }, el('h2', { text: 'Runs it started' }), el('table', { id: 'event-runs' },
+    el('div', { class: 'card' }, el('h2', { text: 'Runs it started' }),
+      el('p', {}, el('a', { id: 'event-runs-list', href: '#/runs?' + new URLSearchParams({ eventSource: event.source, eventId: event.id }).toString() },
+        'All runs this event started, in the runs list')),
+      el('table', { id: 'event-runs' },
       el('thead', {}, el('tr', {}, ['Run', 'Flow', 'Key'].map((h) => el('th', { text: h })))),
       el('tbody', {}, (event.runs || []).map((r) => el('tr', {},
         el('td', {}, el('a', { href: '#/run/' + r.runId, text: r.runId })), el('td', { text: r.flow }), el('td', { text: r.key })))))),

@@ -21,6 +21,7 @@ import java.util.UUID;
  *     all): the runs of nodes that are gone
  * @param waitingFor when set, only runs whose recorded wait ({@link RunRecord#waiting()}) is of
  *     this kind
+ * @param triggerEvent when set, only runs this event started ({@link RunRecord#triggerEvent()})
  */
 public record RunFilter(
     Set<RunStatus> statuses,
@@ -38,7 +39,8 @@ public record RunFilter(
     JsonNode inputContains,
     JsonNode outputContains,
     Set<String> ownerNotIn,
-    RunWait.Kind waitingFor) {
+    RunWait.Kind waitingFor,
+    EventRef triggerEvent) {
 
   public RunFilter {
     statuses = statuses == null || statuses.isEmpty() ? Set.of() : Set.copyOf(statuses);
@@ -49,7 +51,7 @@ public record RunFilter(
   public static RunFilter all() {
     return new RunFilter(
         Set.of(), null, null, null, null, false, null, null, null, null, null, null, null, null,
-        Set.of(), null);
+        Set.of(), null, null);
   }
 
   /** Whether {@code run} passes every field of this filter but the JSON ones. */
@@ -66,6 +68,7 @@ public record RunFilter(
             || run.orchestratorId() == null
             || !ownerNotIn.contains(run.orchestratorId()))
         && (waitingFor == null || (run.waiting() != null && run.waiting().kind() == waitingFor))
+        && (triggerEvent == null || triggerEvent.equals(run.triggerEvent()))
         && within(run.createdAt(), createdFrom, createdTo)
         && within(run.updatedAt(), updatedFrom, updatedTo);
   }
@@ -112,6 +115,7 @@ public record RunFilter(
     private JsonNode outputContains;
     private Set<String> ownerNotIn;
     private RunWait.Kind waitingFor;
+    private EventRef triggerEvent;
 
     private Builder(RunFilter from) {
       statuses = from.statuses;
@@ -130,6 +134,7 @@ public record RunFilter(
       outputContains = from.outputContains;
       ownerNotIn = from.ownerNotIn;
       waitingFor = from.waitingFor;
+      triggerEvent = from.triggerEvent;
     }
 
     public Builder statuses(Set<RunStatus> statuses) {
@@ -209,6 +214,11 @@ public record RunFilter(
       return this;
     }
 
+    public Builder triggerEvent(EventRef triggerEvent) {
+      this.triggerEvent = triggerEvent;
+      return this;
+    }
+
     public RunFilter build() {
       return new RunFilter(
           statuses,
@@ -226,7 +236,8 @@ public record RunFilter(
           inputContains,
           outputContains,
           ownerNotIn,
-          waitingFor);
+          waitingFor,
+          triggerEvent);
     }
   }
 }

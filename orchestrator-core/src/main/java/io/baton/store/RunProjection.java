@@ -42,7 +42,8 @@ public final class RunProjection {
         entry.isRootEntry() ? created.idempotencyKey() : null,
         entry.timestamp(),
         entry.timestamp(),
-        null);
+        null,
+        EventRef.ofTrigger(created.trigger()));
   }
 
   /**

@@ -17,6 +17,7 @@ import java.util.UUID;
  * @param wakeAt for a WAITING root: when it becomes claimable again (a due timer or a signal)
  * @param waiting for a WAITING run: what it waits for, as the engine recorded it when it parked the
  *     run (null otherwise, and for runs parked before it was recorded)
+ * @param triggerEvent the event whose trigger started this run (null: not started by an event)
  */
 public record RunRecord(
     UUID runId,
@@ -37,7 +38,8 @@ public record RunRecord(
     String idempotencyKey,
     Instant createdAt,
     Instant updatedAt,
-    RunWait waiting) {
+    RunWait waiting,
+    EventRef triggerEvent) {
   public RunRecord {
     Objects.requireNonNull(runId, "runId");
     Objects.requireNonNull(rootRunId, "rootRunId");
@@ -71,7 +73,8 @@ public record RunRecord(
         idempotencyKey,
         createdAt,
         at,
-        waiting);
+        waiting,
+        triggerEvent);
   }
 
   RunRecord withOutcome(JsonNode output, ErrorInfo error) {
@@ -94,7 +97,8 @@ public record RunRecord(
         idempotencyKey,
         createdAt,
         updatedAt,
-        waiting);
+        waiting,
+        triggerEvent);
   }
 
   /** The same row with another owner (and token, for a claim). */
@@ -118,7 +122,8 @@ public record RunRecord(
         idempotencyKey,
         createdAt,
         updatedAt,
-        waiting);
+        waiting,
+        triggerEvent);
   }
 
   /** The same row with another wake time. */
@@ -142,7 +147,8 @@ public record RunRecord(
         idempotencyKey,
         createdAt,
         updatedAt,
-        waiting);
+        waiting,
+        triggerEvent);
   }
 
   /** The same row with another wait (null: waits for nothing). */
@@ -166,6 +172,7 @@ public record RunRecord(
         idempotencyKey,
         createdAt,
         updatedAt,
-        waiting);
+        waiting,
+        triggerEvent);
   }
 }

@@ -121,6 +121,26 @@ public abstract class RunListingComplianceSuite extends MetadataStoreComplianceB
   }
 
   @Test
+  void the_event_filter_keeps_the_runs_that_event_started() {
+    String flow = unique("flow");
+    String id = unique("event");
+    JsonNode event = parse("{\"source\": \"/shop/a\", \"id\": \"" + id + "\", \"type\": \"t\"}");
+    JsonNode other =
+        parse("{\"source\": \"/shop/b\", \"id\": \"" + id + "\", \"type\": \"t\"}");
+    RunWriter first = at(Duration.ofMinutes(1)).createFor(flow, event);
+    RunWriter second = at(Duration.ofMinutes(2)).createFor(unique("flow"), event);
+    RunWriter elsewhere = at(Duration.ofMinutes(3)).createFor(flow, other);
+    at(Duration.ofMinutes(4)).create(flow, null);
+
+    assertThat(ids(RunFilter.builder().triggerEvent(new EventRef("/shop/a", id)).build()))
+        .containsExactly(second.root(), first.root());
+    assertThat(ids(RunFilter.builder().triggerEvent(new EventRef("/shop/b", id)).build()))
+        .containsExactly(elsewhere.root());
+    assertThat(metadata.findRun(first.root()).orElseThrow().triggerEvent())
+        .isEqualTo(new EventRef("/shop/a", id));
+  }
+
+  @Test
   void owner_tree_parent_roots_and_idempotency_key_filters() {
     String flow = unique("flow");
     String node = unique("node");

@@ -62,6 +62,12 @@ public final class RunWriter {
     return append(root, created);
   }
 
+  /** A root created for an event: {@code trigger} is its CloudEvents envelope. */
+  public RunWriter createFor(String flow, JsonNode trigger) {
+    return append(
+        root, new RunCreated(flow, "hash-" + flow, json("n", 1), null, null, null, trigger, null));
+  }
+
   public RunWriter claim(String node, long newToken) {
     token = newToken;
     return append(root, new RunClaimed(node, newToken, null, ClaimReason.PENDING));

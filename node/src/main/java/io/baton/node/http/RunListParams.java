@@ -3,6 +3,7 @@ package io.baton.node.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.RunStatus;
+import io.baton.store.EventRef;
 import io.baton.store.RunFilter;
 import io.baton.store.RunPosition;
 import io.baton.store.RunQuery;
@@ -37,6 +38,14 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
           new ApiOperation.Param("rootsOnly", "boolean", "leave subflow runs out"),
           new ApiOperation.Param("idempotencyKey", "string", "the submitter's key"),
           new ApiOperation.Param(
+              "eventSource",
+              "string",
+              "with eventId: only runs that event started (its CloudEvents source)"),
+          new ApiOperation.Param(
+              "eventId",
+              "string",
+              "with eventSource: only runs that event started (its CloudEvents id)"),
+          new ApiOperation.Param(
               "state",
               "string",
               "a derived state: recoverable-failure, stuck (RUNNING, no live node has executed it"
@@ -62,6 +71,7 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
             .rootRunId(uuid(ctx, "root"))
             .rootsOnly(bool(ctx, "rootsOnly"))
             .idempotencyKey(text(ctx, "idempotencyKey"))
+            .triggerEvent(event(ctx))
             .created(instant(ctx, "createdFrom"), instant(ctx, "createdTo"))
             .updated(instant(ctx, "updatedFrom"), instant(ctx, "updatedTo"))
             .inputContains(json(ctx, "input"))
@@ -90,6 +100,16 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
   private static String text(Context ctx, String name) {
     String value = ctx.queryParam(name);
     return value == null || value.isBlank() ? null : value.trim();
+  }
+
+  private static EventRef event(Context ctx) {
+    String source = text(ctx, "eventSource");
+    String id = text(ctx, "eventId");
+    if ((source == null) != (id == null)) {
+      throw new InvalidRequestException(
+          "eventSource and eventId name an event together: give both or neither");
+    }
+    return source == null ? null : new EventRef(source, id);
   }
 
   private static UUID uuid(Context ctx, String name) {

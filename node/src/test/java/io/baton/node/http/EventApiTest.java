@@ -258,4 +258,21 @@ public class EventApiTest extends ApiTestBase {
     assertProblem(http.post("/api/events/replay", "{\"dryRun\": \"yes\"}"), 400, "invalid-request");
     assertProblem(http.post("/api/events/replay", "{\"from\": \"soon\"}"), 400, "invalid-request");
   }
+
+  @Test
+  void the_run_list_filters_by_the_event_that_started_the_runs() {
+    String id = uniqueName("e");
+    JsonNode answer = http.post("/api/events", order(id, 44)).json();
+    http.post("/api/events", order(uniqueName("other"), 45));
+    List<String> started = runIdsOf(answer);
+    assertThat(started).hasSize(2);
+
+    JsonNode listed = http.get("/api/v1/runs?eventSource=/shop&eventId=" + id).json();
+    List<String> ids = new ArrayList<>();
+    listed.get("runs").forEach(run -> ids.add(run.get("id").asText()));
+    assertThat(ids).containsExactlyInAnyOrderElementsOf(started);
+    assertThat(http.get("/api/v1/runs?eventSource=/elsewhere&eventId=" + id).json().get("runs"))
+        .isEmpty();
+    assertProblem(http.get("/api/v1/runs?eventId=" + id), 400, "invalid-request");
+  }
 }

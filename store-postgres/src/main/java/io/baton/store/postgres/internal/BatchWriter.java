@@ -26,18 +26,19 @@ final class BatchWriter {
       "INSERT INTO runs (id, root_run_id, parent_run_id, parent_step, flow_name, flow_hash,"
           + " status, status_reason, input, output, error_code, error_message, recoverable,"
           + " orchestrator_id, owner_token, latest_seq, wake_at, idempotency_key, created_at,"
-          + " updated_at)"
+          + " updated_at, trigger_source, trigger_id)"
           + " SELECT id, root_run_id, parent_run_id, parent_step, flow_name, flow_hash,"
           + " status, status_reason, input, output, error_code, error_message, recoverable,"
           + " orchestrator_id, owner_token, latest_seq, wake_at, idempotency_key, created_at,"
-          + " updated_at"
+          + " updated_at, trigger_source, trigger_id"
           + " FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[],"
           + " ?::text[], ?::text[], ?::jsonb[], ?::jsonb[], ?::text[], ?::text[], ?::boolean[],"
           + " ?::text[], ?::bigint[], ?::bigint[], ?::timestamptz[], ?::text[], ?::timestamptz[],"
-          + " ?::timestamptz[]) WITH ORDINALITY AS r(id, root_run_id, parent_run_id, parent_step,"
-          + " flow_name, flow_hash, status, status_reason, input, output, error_code,"
-          + " error_message, recoverable, orchestrator_id, owner_token, latest_seq, wake_at,"
-          + " idempotency_key, created_at, updated_at, position)"
+          + " ?::timestamptz[], ?::text[], ?::text[]) WITH ORDINALITY AS r(id, root_run_id,"
+          + " parent_run_id, parent_step, flow_name, flow_hash, status, status_reason, input,"
+          + " output, error_code, error_message, recoverable, orchestrator_id, owner_token,"
+          + " latest_seq, wake_at, idempotency_key, created_at, updated_at, trigger_source,"
+          + " trigger_id, position)"
           + " ORDER BY position";
 
   private static final String UPDATE_RUNS =
@@ -188,6 +189,8 @@ final class BatchWriter {
     columns.texts(r -> r.record().idempotencyKey());
     columns.timestamps(r -> Sql.iso(r.record().createdAt()));
     columns.timestamps(r -> Sql.iso(r.record().updatedAt()));
+    columns.texts(r -> r.record().triggerEvent() == null ? null : r.record().triggerEvent().source());
+    columns.texts(r -> r.record().triggerEvent() == null ? null : r.record().triggerEvent().id());
     return columns;
   }
 

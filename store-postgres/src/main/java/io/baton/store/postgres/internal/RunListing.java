@@ -141,6 +141,11 @@ public final class RunListing {
       conditions.add("waiting_for = :waitingFor");
       params.put("waitingFor", filter.waitingFor().name());
     }
+    if (filter.triggerEvent() != null) {
+      conditions.add("trigger_source = :triggerSource AND trigger_id = :triggerId");
+      params.put("triggerSource", filter.triggerEvent().source());
+      params.put("triggerId", filter.triggerEvent().id());
+    }
     if (filter.rootsOnly()) {
       conditions.add("parent_run_id IS NULL");
     }

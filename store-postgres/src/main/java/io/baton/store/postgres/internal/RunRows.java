@@ -6,6 +6,7 @@ import io.baton.journal.ErrorInfo;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.RunStatus;
 import io.baton.journal.RunWait;
+import io.baton.store.EventRef;
 import io.baton.store.RunRecord;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,7 +17,8 @@ public final class RunRows {
   public static final String SCALAR_COLUMNS =
       "id, root_run_id, parent_run_id, parent_step, flow_name, flow_hash, status, status_reason,"
           + " error_code, error_message, recoverable, orchestrator_id, owner_token, latest_seq,"
-          + " wake_at, idempotency_key, created_at, updated_at, waiting::text AS waiting";
+          + " wake_at, idempotency_key, created_at, updated_at, waiting::text AS waiting,"
+          + " trigger_source, trigger_id";
 
   /** Every column of a {@link RunRecord}. */
   public static final String ALL_COLUMNS =
@@ -51,7 +53,12 @@ public final class RunRows {
         rs.getString("idempotency_key"),
         Sql.instant(rs, "created_at"),
         Sql.instant(rs, "updated_at"),
-        waiting(rs.getString("waiting")));
+        waiting(rs.getString("waiting")),
+        triggerEvent(rs.getString("trigger_source"), rs.getString("trigger_id")));
+  }
+
+  private static EventRef triggerEvent(String source, String id) {
+    return source == null || id == null ? null : new EventRef(source, id);
   }
 
   private static RunWait waiting(String json) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.JournalCodec;
 import io.baton.journal.RunStatus;
 import io.baton.journal.RunWait;
+import io.baton.store.EventRef;
 import io.baton.store.RunFilter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -24,7 +25,8 @@ import java.util.UUID;
  * rows), shaped like a busy installation: 20 flows, 5 nodes, 70 % succeeded, 10 % failed (half of
  * them recoverable), 8 % running, 7 % waiting, 3 % pending, 2 % cancelled, one run every 2.5 s, and
  * inputs naming one of 10,000 customers (a seventh of them gold); of the waiting runs 40 % wait for
- * an approval, 30 % for a timer, 20 % for a retry and 10 % for a child run. Statuses, flows and
+ * an approval, 30 % for a timer, 20 % for a retry and 10 % for a child run; a quarter were started
+ * by events of one source, two runs per event. Statuses, flows and
  * nodes are drawn independently from a seeded generator, so each combination is as common as the
  * product of its parts. And the filters the dashboard offers, each as the listing receives it.
  * Public for the node's dashboard benchmark, which fills the same table behind a served dashboard.
@@ -44,7 +46,7 @@ public final class RunTable {
         """
         INSERT INTO runs (id, root_run_id, flow_name, flow_hash, status, input, output,
                           recoverable, orchestrator_id, owner_token, created_at, updated_at,
-                          waiting_for, waiting)
+                          waiting_for, waiting, trigger_source, trigger_id)
         SELECT id, id, 'flow-' || flow, 'hash-' || flow,
                CASE WHEN s < 70 THEN 'SUCCEEDED' WHEN s < 80 THEN 'FAILED'
                     WHEN s < 88 THEN 'RUNNING' WHEN s < 95 THEN 'WAITING'
@@ -64,7 +66,9 @@ public final class RunTable {
                     WHEN w < 9 THEN jsonb_build_object('kind', 'RETRY', 'step', 'call',
                                                        'attempt', 2, 'maxAttempts', 5,
                                                        'at', ts + interval '1 minute')
-                    ELSE jsonb_build_object('kind', 'CHILD', 'step', 'sub') END
+                    ELSE jsonb_build_object('kind', 'CHILD', 'step', 'sub') END,
+               CASE WHEN i % 4 = 0 THEN 'shop/orders' END,
+               CASE WHEN i % 4 = 0 THEN 'evt-' || (i / 8) END
         FROM (SELECT i, gen_random_uuid() AS id, floor(random() * 100)::int AS s,
                      floor(random() * 10)::int AS w,
                      floor(random() * 20)::int AS flow, floor(random() * 5)::int AS node,
@@ -136,6 +140,9 @@ public final class RunTable {
     filters.put("root run (its tree)", RunFilter.builder().rootRunId(someRun).build());
     filters.put("parent run", RunFilter.builder().parentRunId(someRun).build());
     filters.put("idempotency key", RunFilter.builder().idempotencyKey("order-42").build());
+    filters.put(
+        "trigger event",
+        RunFilter.builder().triggerEvent(new EventRef("shop/orders", "evt-42")).build());
     return filters;
   }
 
