@@ -74,6 +74,11 @@ public final class Orchestrator {
     return queries.flows();
   }
 
+  /** A stored version of a flow by its hash (one of {@code FlowStore#flowVersions}). */
+  public Flow flowByHash(String hash) {
+    return queries.flowByHash(hash);
+  }
+
   // --- submit --------------------------------------------------------------------------------
 
   public SubmitResult submit(String flowName, JsonNode input, String idempotencyKey) {

@@ -37,6 +37,11 @@ public final class RunQueries {
     return flows.latest(name);
   }
 
+  /** A stored version of a flow by its hash (the caller checked it is one of the flow's). */
+  public Flow flowByHash(String hash) {
+    return flows.byHash(hash);
+  }
+
   public List<FlowRecord> flows() {
     return flows.list();
   }

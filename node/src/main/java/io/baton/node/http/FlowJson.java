@@ -4,9 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.List;
 
-/** The newest version of a flow: its definition as JSON and every version, newest first. */
+/**
+ * A version of a flow (the newest unless one was asked for): its definition as JSON and as YAML
+ * (rendered from the stored canonical definition, so comments and layout of the applied file are
+ * not kept), and every version, newest first.
+ */
 public record FlowJson(
-    String name, String hash, Instant createdAt, JsonNode definition, List<Version> versions) {
+    String name,
+    String hash,
+    Instant createdAt,
+    JsonNode definition,
+    String yaml,
+    List<Version> versions) {
 
   /** One stored version of the flow. */
   public record Version(String hash, Instant createdAt) {}

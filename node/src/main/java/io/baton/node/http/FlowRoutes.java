@@ -3,7 +3,11 @@ package io.baton.node.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.engine.FlowNotFoundException;
 import io.baton.engine.Orchestrator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.baton.flow.Flow;
+import io.baton.flow.FlowProblem;
+import io.baton.flow.FlowValidationException;
 import io.baton.node.auth.AuditTrail;
 import io.baton.store.FlowRecord;
 import io.baton.store.FlowStore;
@@ -28,6 +32,11 @@ final class FlowRoutes implements Routes {
           "application/json",
           "text/plain");
   private static final String DEFAULT_SOURCE = "request";
+  private static final YAMLMapper YAML =
+      YAMLMapper.builder()
+          .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+          .build();
 
   private final Orchestrator orchestrator;
   private final FlowStore flowStore;
@@ -65,8 +74,19 @@ final class FlowRoutes implements Routes {
     routes
         .get("/api/flows/{name}", this::show)
         .permission(Permission.FLOWS_READ, FlowScope.FLOW)
-        .summary("A flow with every version")
-        .responds(200, "the flow", 404, "no flow of that name");
+        .summary("A flow (its definition as JSON and YAML) with every version")
+        .query("version", "string", "the hash of an older version to show (default: the newest)")
+        .responds(200, "the flow", 404, "no flow of that name, or no such version of it");
+    routes
+        .post("/api/flows/validate", this::validate)
+        .permission(Permission.FLOWS_READ, FlowScope.NONE)
+        .summary("Check a flow (YAML or JSON) without applying it: every problem with its line")
+        .query("source", "string", "the file name to show in the problems")
+        .responds(
+            200,
+            "valid, or not with every problem (line, column, field, message)",
+            415,
+            "neither YAML nor JSON");
   }
 
   private void apply(Context ctx) {
@@ -103,6 +123,49 @@ final class FlowRoutes implements Routes {
     }
   }
 
+  private void validate(Context ctx) {
+    requireFlowContentType(ctx);
+    RequestLimits.check(
+        "The flow",
+        ctx.bodyAsBytes().length,
+        limits.maxFlowSize(),
+        RequestLimits.MAX_FLOW_SIZE_KEY);
+    String source = ctx.queryParam("source");
+    List<FlowProblem> problems;
+    String name = null;
+    try {
+      name =
+          orchestrator
+              .readFlow(ctx.body(), source == null || source.isBlank() ? DEFAULT_SOURCE : source)
+              .name();
+      problems = List.of();
+    } catch (FlowValidationException invalid) {
+      problems = invalid.problems();
+    }
+    Json.send(
+        ctx,
+        200,
+        Json.object(
+            "valid",
+            problems.isEmpty(),
+            "name",
+            name,
+            "problems",
+            problems.stream()
+                .map(
+                    p ->
+                        Json.object(
+                            "line",
+                            p.line(),
+                            "column",
+                            p.column(),
+                            "field",
+                            p.field(),
+                            "message",
+                            p.message()))
+                .toList()));
+  }
+
   private void list(Context ctx) {
     Json.send(ctx, 200, Json.object("flows", orchestrator.flows()));
   }
@@ -111,6 +174,16 @@ final class FlowRoutes implements Routes {
     String name = ctx.pathParam("name");
     Flow flow = orchestrator.flow(name).orElseThrow(() -> new FlowNotFoundException(name));
     List<FlowRecord> versions = flowStore.flowVersions(name);
+    String asked = ctx.queryParam("version");
+    FlowRecord shown = versions.isEmpty() ? null : versions.get(0);
+    if (asked != null && !asked.isBlank()) {
+      shown =
+          versions.stream()
+              .filter(v -> v.hash().equals(asked.trim()))
+              .findFirst()
+              .orElseThrow(() -> new FlowNotFoundException(name + "' version '" + asked.trim()));
+      flow = orchestrator.flowByHash(shown.hash());
+    }
     JsonNode definition = Json.MAPPER.readTree(flow.canonicalJson());
     Json.send(
         ctx,
@@ -118,8 +191,9 @@ final class FlowRoutes implements Routes {
         new FlowJson(
             flow.name(),
             flow.hash(),
-            versions.isEmpty() ? null : versions.get(0).createdAt(),
+            shown == null ? null : shown.createdAt(),
             definition,
+            YAML.writeValueAsString(definition),
             versions.stream().map(v -> new FlowJson.Version(v.hash(), v.createdAt())).toList()));
   }
 }

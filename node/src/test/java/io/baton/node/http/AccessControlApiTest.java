@@ -109,6 +109,7 @@ public class AccessControlApiTest extends ApiTestBase {
     lowest.put("POST /api/flows", "developer");
     lowest.put("GET /api/flows", "viewer");
     lowest.put("GET /api/flows/{name}", "viewer");
+    lowest.put("POST /api/flows/validate", "viewer");
     lowest.put("POST /api/runs", "operator");
     lowest.put("GET /api/runs", "viewer");
     lowest.put("GET /api/runs/{id}", "viewer");

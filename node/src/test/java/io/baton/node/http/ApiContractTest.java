@@ -76,6 +76,13 @@ class ApiContractTest extends ApiTestBase {
     call("GET", "/api/flows", "/api/flows", null, 200);
     call("GET", "/api/flows/{name}", "/api/flows/" + name, null, 200);
     call("GET", "/api/flows/{name}", "/api/flows/nope-" + name, null, 404);
+    call("POST", "/api/flows/validate", "/api/flows/validate", "{\"name\": \"x\"}", 200);
+    HttpRequest.Builder htmlCheck =
+        http.request("/api/v1/flows/validate")
+            .header("Content-Type", "text/html")
+            .POST(HttpRequest.BodyPublishers.ofString("<p>"));
+    assertThat(http.send(htmlCheck).status()).isEqualTo(415);
+    answered.add("POST /api/v1/flows/validate 415");
   }
 
   @Test

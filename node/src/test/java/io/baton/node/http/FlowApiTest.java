@@ -128,4 +128,58 @@ public class FlowApiTest extends ApiTestBase {
 
     assertThat(problem.get("detail").asText()).contains("no-such-flow");
   }
+
+  @Test
+  void validating_a_flow_answers_its_problems_with_lines_and_stores_nothing() {
+    String name = uniqueName("draft");
+    String yaml =
+        """
+        name: %s
+        steps:
+          - name: first
+            capability: noop
+          - name: second
+            capability: nosuchthing
+        """
+            .formatted(name);
+    Reply reply = http.post("/api/v1/flows/validate", yaml, "application/yaml");
+
+    assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+    JsonNode answer = reply.json();
+    assertThat(answer.get("valid").asBoolean()).isFalse();
+    assertThat(answer.get("problems"))
+        .anySatisfy(
+            problem -> {
+              assertThat(problem.get("line").asInt()).isEqualTo(6);
+              assertThat(problem.get("column").asInt()).isPositive();
+              assertThat(problem.get("field").asText()).isEqualTo("steps[1].capability");
+              assertThat(problem.get("message").asText()).contains("nosuchthing");
+            });
+    assertThat(http.get("/api/v1/flows/" + name).status()).isEqualTo(404);
+
+    JsonNode fine =
+        http.post("/api/v1/flows/validate", TestFlows.approval(name), "application/yaml").json();
+    assertThat(fine.get("valid").asBoolean()).isTrue();
+    assertThat(fine.get("problems")).isEmpty();
+    assertThat(fine.get("name").asText()).isEqualTo(name);
+    assertThat(http.get("/api/v1/flows/" + name).status()).isEqualTo(404);
+  }
+
+  @Test
+  void a_flow_shows_its_yaml_and_any_older_version() {
+    String name = uniqueName("versioned");
+    String first = applyFlow(TestFlows.approval(name)).get("hash").asText();
+    String second = applyFlow(TestFlows.held(name)).get("hash").asText();
+
+    JsonNode newest = http.get("/api/v1/flows/" + name).json();
+    assertThat(newest.get("hash").asText()).isEqualTo(second);
+    assertThat(newest.get("yaml").asText()).contains("name: " + name, "capability: hold");
+    assertThat(newest.get("versions")).hasSize(2);
+
+    JsonNode older = http.get("/api/v1/flows/" + name + "?version=" + first).json();
+    assertThat(older.get("hash").asText()).isEqualTo(first);
+    assertThat(older.get("yaml").asText()).contains("capability: approval");
+    assertThat(older.get("definition").get("steps")).hasSize(3);
+    assertProblem(http.get("/api/v1/flows/" + name + "?version=nope"), 404, "flow-not-found");
+  }
 }
