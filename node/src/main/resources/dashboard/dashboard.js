@@ -880,9 +880,44 @@ async function flowsView() {
       el('td', { text: shortId(f.hash) }), el('td', { text: when(f.createdAt) })))))));
 }
 
-async function flowView(name) {
+// The YAML of a flow in an editor: checked by the API (every problem with its line) as it is typed,
+// before anyone applies it.
+function flowEditor(flow) {
+  const editor = el('textarea', { id: 'flow-yaml', class: 'yaml', 'aria-label': 'Flow YAML', spellcheck: 'false', rows: 16 });
+  editor.value = flow.yaml || '';
+  const problems = el('ul', { id: 'flow-problems', class: 'problems', 'aria-live': 'polite' });
+  let checked = 0;
+  async function check() {
+    const asked = ++checked;
+    try {
+      const answer = await api('/flows/validate', { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: editor.value });
+      if (asked !== checked) return;
+      problems.dataset.valid = String(answer.valid);
+      problems.replaceChildren(...(answer.valid ? [el('li', { class: 'ok', text: 'Valid' + (answer.name ? ': flow ' + answer.name : '') })]
+        : answer.problems.map((p) => el('li', { class: 'error', 'data-line': String(p.line) },
+          el('b', { text: 'line ' + p.line + ', column ' + p.column + ': ' }), (p.field ? p.field + ': ' : '') + p.message))));
+    } catch (error) { problems.replaceChildren(el('li', { class: 'error', text: error.message })); }
+  }
+  let timer = null;
+  editor.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(check, 400); });
+  const apply = el('button', { id: 'apply-flow', onclick: async () => {
+    await check();
+    if (problems.dataset.valid !== 'true') { toast('The flow has problems: see the list under the YAML'); return; }
+    try {
+      const applied = await api('/flows', { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: editor.value });
+      const target = '#/flow/' + encodeURIComponent(applied.name);
+      if (location.hash === target) route(); else location.hash = target;
+    } catch (error) { toast(error.message); }
+  } }, 'Apply');
+  return el('div', { class: 'card' }, el('h2', { text: 'YAML' }), editor,
+    el('div', { class: 'actions' }, el('button', { id: 'validate-flow', class: 'secondary', onclick: check }, 'Check'), may('flows.write') ? apply : null),
+    problems);
+}
+
+async function flowView(name, params) {
   const route = currentRoute;
-  const flow = await api('/flows/' + encodeURIComponent(name));
+  const version = params && params.get('version');
+  const flow = await api('/flows/' + encodeURIComponent(name) + (version ? '?version=' + encodeURIComponent(version) : ''));
   const input = el('textarea', { id: 'start-input', 'aria-label': 'Input (JSON)', text: '{}' });
   const start = el('button', { id: 'start-run', onclick: async () => {
     let parsed;
@@ -896,9 +931,13 @@ async function flowView(name) {
     el('div', { class: 'grid2' },
       el('div', { class: 'card' }, el('h2', { text: 'Graph' }), dag(flow, [])),
       may('runs.submit') ? el('div', { class: 'card' }, el('h2', { text: 'Start a run' }), input, el('div', { class: 'actions' }, start)) : null),
-    el('div', { class: 'card' }, el('h2', { text: 'Definition' }), pretty(flow.definition)),
-    el('div', { class: 'card' }, el('h2', { text: 'Versions' }), el('table', {},
-      el('tbody', {}, flow.versions.map((v) => el('tr', {}, el('td', { text: v.hash }), el('td', { text: when(v.createdAt) })))))));
+    flowEditor(flow),
+    el('div', { class: 'card' }, el('h2', { text: 'Versions' }), el('table', { id: 'flow-versions' },
+      el('tbody', {}, flow.versions.map((v, i) => el('tr', { 'data-hash': v.hash, class: v.hash === flow.hash ? 'shown' : null },
+        el('td', {}, v.hash === flow.hash ? el('b', { text: v.hash + ' (shown)' })
+          : el('a', { href: '#/flow/' + encodeURIComponent(name) + (i === 0 ? '' : '?version=' + encodeURIComponent(v.hash)), text: v.hash })),
+        el('td', { text: when(v.createdAt) })))))),
+    el('div', { class: 'card' }, el('h2', { text: 'Definition (JSON)' }), pretty(flow.definition)));
 }
 
 // --- cluster ----------------------------------------------------------------------------------
@@ -963,7 +1002,7 @@ async function route() {
   try {
     if (parts[0] === 'run' && parts[1]) await runView(parts[1]);
     else if (parts[0] === 'flows') await flowsView();
-    else if (parts[0] === 'flow' && parts[1]) await flowView(decodeURIComponent(parts[1]));
+    else if (parts[0] === 'flow' && parts[1]) await flowView(decodeURIComponent(parts[1]), new URLSearchParams(query || ''));
     else if (parts[0] === 'cluster') await clusterView();
     else if (parts[0] === 'event') await eventView(parts[1], new URLSearchParams(query || ''));
     else await runsView(new URLSearchParams(query || ''));

@@ -546,7 +546,37 @@ class DashboardBrowserTest extends ApiTestBase {
     chromium.await(By.id("run-trigger")).click();
     awaitText(By.id("event-id"), eventId);
     screenshots("event");
+    chromium.await(By.id("event-runs-list")).click();
+    awaitOnlyRow("eventId=" + eventId, UUID.fromString(runId));
+    browser.navigate().back();
     chromium.await(By.linkText(runId)).click();
     awaitText(By.id("run-id"), runId);
+  }
+
+  @Test
+  void the_flow_page_shows_its_yaml_checks_an_edit_with_lines_and_opens_an_older_version()
+      throws Exception {
+    String name = uniqueName("edited");
+    String first = applyFlow(TestFlows.approval(name)).get("hash").asText();
+    applyFlow(TestFlows.quick(name));
+    open(node, "#/flow/" + name);
+    WebElement yaml = chromium.await(By.id("flow-yaml"));
+    assertThat(yaml.getAttribute("value")).contains("name: " + name);
+
+    yaml.clear();
+    yaml.sendKeys("name: " + name + "\nsteps:\n  - name: one\n    capability: nosuchthing\n");
+    browser.findElement(By.id("validate-flow")).click();
+    awaitText(By.id("flow-problems"), "line 4");
+    assertThat(browser.findElement(By.id("flow-problems")).getText())
+        .contains("steps[0].capability", "nosuchthing");
+    screenshots("flow-problems");
+    browser.findElement(By.id("apply-flow")).click();
+    assertThat(http.get("/api/v1/flows/" + name).json().get("versions")).hasSize(2);
+
+    chromium.await(By.linkText(first)).click();
+    chromium.waiting()
+        .until(
+            ExpectedConditions.attributeContains(By.id("flow-yaml"), "value", "capability: approval"));
+    awaitText(By.id("flow-versions"), first + " (shown)");
   }
 }
