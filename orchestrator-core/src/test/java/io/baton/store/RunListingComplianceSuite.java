@@ -125,8 +125,7 @@ public abstract class RunListingComplianceSuite extends MetadataStoreComplianceB
     String flow = unique("flow");
     String id = unique("event");
     JsonNode event = parse("{\"source\": \"/shop/a\", \"id\": \"" + id + "\", \"type\": \"t\"}");
-    JsonNode other =
-        parse("{\"source\": \"/shop/b\", \"id\": \"" + id + "\", \"type\": \"t\"}");
+    JsonNode other = parse("{\"source\": \"/shop/b\", \"id\": \"" + id + "\", \"type\": \"t\"}");
     RunWriter first = at(Duration.ofMinutes(1)).createFor(flow, event);
     RunWriter second = at(Duration.ofMinutes(2)).createFor(unique("flow"), event);
     RunWriter elsewhere = at(Duration.ofMinutes(3)).createFor(flow, other);

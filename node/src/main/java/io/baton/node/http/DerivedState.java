@@ -15,11 +15,12 @@ import java.util.stream.Collectors;
  * States an operator cares about that a run's status alone does not show, usable as a list filter.
  * {@code stuck}: RUNNING, its recorded owner holds no live lease (nobody executes it until the
  * claimer adopts it), and it has not changed for {@code runs.stuckAfter} (a run handed off in the
- * ordinary way is adopted well within it). {@code recoverable-failure}: FAILED and resumable. {@code retrying}, {@code
- * waiting-approval}, {@code waiting-timer} and {@code waiting-child}: WAITING, and what the engine
- * recorded that the run waits for when it parked it ({@link RunRecord#waiting()}). A back-off
- * shorter than {@code execution.parkAfter} does not park its run: such a run stays RUNNING and is
- * shown retrying on its own page only (from its steps), not in lists.
+ * ordinary way is adopted well within it). {@code recoverable-failure}: FAILED and resumable.
+ * {@code retrying}, {@code waiting-approval}, {@code waiting-timer} and {@code waiting-child}:
+ * WAITING, and what the engine recorded that the run waits for when it parked it ({@link
+ * RunRecord#waiting()}). A back-off shorter than {@code execution.parkAfter} does not park its run:
+ * such a run stays RUNNING and is shown retrying on its own page only (from its steps), not in
+ * lists.
  */
 enum DerivedState {
   RECOVERABLE_FAILURE("recoverable-failure", null),

@@ -1,10 +1,10 @@
 package io.baton.node.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.baton.engine.FlowNotFoundException;
-import io.baton.engine.Orchestrator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.baton.engine.FlowNotFoundException;
+import io.baton.engine.Orchestrator;
 import io.baton.flow.Flow;
 import io.baton.flow.FlowProblem;
 import io.baton.flow.FlowValidationException;

@@ -62,11 +62,7 @@ final class RunChangeFeed implements AutoCloseable {
   // The poll's future is not kept: guarded() logs each failed poll, close() stops them.
   @SuppressWarnings("FutureReturnValueIgnored")
   RunChangeFeed(
-      RunIndex runs,
-      Supplier<Liveness> liveness,
-      Clock clock,
-      Duration heartbeat,
-      int maxReplay) {
+      RunIndex runs, Supplier<Liveness> liveness, Clock clock, Duration heartbeat, int maxReplay) {
     if (maxReplay < 1) {
       throw new IllegalArgumentException("maxReplay must be positive, got " + maxReplay);
     }

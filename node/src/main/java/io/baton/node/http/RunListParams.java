@@ -22,9 +22,9 @@ import java.util.function.Supplier;
  * a 400 that names the parameter. Statuses may repeat or be comma-separated; instants are ISO-8601;
  * {@code input} and {@code output} are JSON documents the run's must contain. A derived {@code
  * state} narrows further: {@code recoverable-failure} (FAILED and recoverable), {@code stuck}
- * (RUNNING, recorded owner not a live node, unchanged for {@code runs.stuckAfter}), or what a WAITING run waits for: {@code retrying},
- * {@code waiting-approval}, {@code waiting-timer}, {@code waiting-child} (see {@link
- * DerivedState}).
+ * (RUNNING, recorded owner not a live node, unchanged for {@code runs.stuckAfter}), or what a
+ * WAITING run waits for: {@code retrying}, {@code waiting-approval}, {@code waiting-timer}, {@code
+ * waiting-child} (see {@link DerivedState}).
  */
 record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, int limit) {
   static final List<ApiOperation.Param> DOCUMENTED =

@@ -574,9 +574,11 @@ class DashboardBrowserTest extends ApiTestBase {
     assertThat(http.get("/api/v1/flows/" + name).json().get("versions")).hasSize(2);
 
     chromium.await(By.linkText(first)).click();
-    chromium.waiting()
+    chromium
+        .waiting()
         .until(
-            ExpectedConditions.attributeContains(By.id("flow-yaml"), "value", "capability: approval"));
+            ExpectedConditions.attributeContains(
+                By.id("flow-yaml"), "value", "capability: approval"));
     awaitText(By.id("flow-versions"), first + " (shown)");
   }
 }

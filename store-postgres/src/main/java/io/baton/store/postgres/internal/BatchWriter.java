@@ -189,7 +189,8 @@ final class BatchWriter {
     columns.texts(r -> r.record().idempotencyKey());
     columns.timestamps(r -> Sql.iso(r.record().createdAt()));
     columns.timestamps(r -> Sql.iso(r.record().updatedAt()));
-    columns.texts(r -> r.record().triggerEvent() == null ? null : r.record().triggerEvent().source());
+    columns.texts(
+        r -> r.record().triggerEvent() == null ? null : r.record().triggerEvent().source());
     columns.texts(r -> r.record().triggerEvent() == null ? null : r.record().triggerEvent().id());
     return columns;
   }

@@ -26,10 +26,10 @@ import java.util.UUID;
  * them recoverable), 8 % running, 7 % waiting, 3 % pending, 2 % cancelled, one run every 2.5 s, and
  * inputs naming one of 10,000 customers (a seventh of them gold); of the waiting runs 40 % wait for
  * an approval, 30 % for a timer, 20 % for a retry and 10 % for a child run; a quarter were started
- * by events of one source, two runs per event. Statuses, flows and
- * nodes are drawn independently from a seeded generator, so each combination is as common as the
- * product of its parts. And the filters the dashboard offers, each as the listing receives it.
- * Public for the node's dashboard benchmark, which fills the same table behind a served dashboard.
+ * by events of one source, two runs per event. Statuses, flows and nodes are drawn independently
+ * from a seeded generator, so each combination is as common as the product of its parts. And the
+ * filters the dashboard offers, each as the listing receives it. Public for the node's dashboard
+ * benchmark, which fills the same table behind a served dashboard.
  */
 public final class RunTable {
   static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
