@@ -37,7 +37,14 @@ public final class RunTable {
 
   private RunTable() {}
 
-  /** Writes {@code runs} root runs into the migrated database of {@code connection}. */
+  /** The root of the one tree {@link #fill} writes besides its root runs. */
+  static final UUID SOME_TREE =
+      UUID.nameUUIDFromBytes("a run of a tree".getBytes(StandardCharsets.UTF_8));
+
+  /**
+   * Writes {@code runs} root runs, and one small tree (a root with an idempotency key and three
+   * children), into the migrated database of {@code connection}.
+   */
   public static void fill(Connection connection, int runs) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute("SELECT setseed(0.42)");
@@ -77,6 +84,26 @@ public final class RunTable {
         """;
     try (PreparedStatement insert = connection.prepareStatement(sql)) {
       insert.setInt(1, runs);
+      insert.executeUpdate();
+    }
+    // One tree the root, parent and idempotency-key filters find: a root with a key, three
+    // children.
+    String tree =
+        """
+        INSERT INTO runs (id, root_run_id, parent_run_id, flow_name, flow_hash, status, input,
+                          output, recoverable, orchestrator_id, owner_token, created_at, updated_at,
+                          idempotency_key)
+        SELECT CASE WHEN i = 0 THEN ? ELSE gen_random_uuid() END, ?,
+               CASE WHEN i = 0 THEN NULL ELSE ?::uuid END, 'flow-0', 'hash-0', 'RUNNING', '{}',
+               '{}', false, 'node-0', 1, timestamptz '2026-01-01 00:00:00+00' + i * interval '1 second',
+               timestamptz '2026-01-01 00:00:00+00' + i * interval '1 second',
+               CASE WHEN i = 0 THEN 'order-42' END
+        FROM generate_series(0, 3) AS i
+        """;
+    try (PreparedStatement insert = connection.prepareStatement(tree)) {
+      insert.setObject(1, SOME_TREE);
+      insert.setObject(2, SOME_TREE);
+      insert.setObject(3, SOME_TREE);
       insert.executeUpdate();
     }
     try (Statement statement = connection.createStatement()) {
@@ -136,9 +163,8 @@ public final class RunTable {
     filters.put(
         "output: not ok (3 in 10)",
         RunFilter.builder().outputContains(json("{\"ok\": false}")).build());
-    UUID someRun = UUID.nameUUIDFromBytes("a run of a tree".getBytes(StandardCharsets.UTF_8));
-    filters.put("root run (its tree)", RunFilter.builder().rootRunId(someRun).build());
-    filters.put("parent run", RunFilter.builder().parentRunId(someRun).build());
+    filters.put("root run (its tree)", RunFilter.builder().rootRunId(SOME_TREE).build());
+    filters.put("parent run", RunFilter.builder().parentRunId(SOME_TREE).build());
     filters.put("idempotency key", RunFilter.builder().idempotencyKey("order-42").build());
     filters.put(
         "trigger event",
