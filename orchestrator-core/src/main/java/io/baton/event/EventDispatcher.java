@@ -9,19 +9,24 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's background work on events, one pass at a time: move the outbox into the event store
- * (several nodes share it, none takes a row twice) and trigger what it moved; trigger again events
- * left untriggered for {@code retryAfter} (their receiver died or failed between storing and
- * triggering); and delete triggered events past {@code retention}. A pass that found a full batch
- * is followed at once by the next and wakes more lanes, so several batches are in flight under
- * load; otherwise the next pass comes after {@code pollInterval}. A failing pass is logged and
- * retried after the interval: events wait in the store, never dropped. Thread-safe; start once,
- * stop idempotent.
+ * The node's background work on events: move the outbox into the event store (several nodes share
+ * it, none takes a row twice) and trigger what it moved; trigger again events left untriggered for
+ * {@code retryAfter} (their receiver died or failed between storing and triggering); and delete
+ * triggered events past {@code retention}.
+ *
+ * <p>One poll loop drains the outbox and hands each batch to triggering without waiting for its
+ * runs to be created, so the next drain comes {@code pollInterval} after this one (at once after a
+ * full batch), not after this batch's appends: an event waits for the next drain and its own
+ * batch's appends, never for the batch before it. At most {@link #LANES} batches are in flight; a
+ * poll that finds them all busy waits for one to finish. A failing drain is logged and retried
+ * after the interval, a failing trigger is retried by the sweep: events wait in the store, never
+ * dropped. Thread-safe; start once, stop idempotent.
  */
 public final class EventDispatcher {
   private static final Logger log = LoggerFactory.getLogger(EventDispatcher.class);
@@ -35,8 +40,10 @@ public final class EventDispatcher {
   private final EngineIo io;
   private final Scheduler scheduler;
   private final EventsConfig config;
-  private final AtomicIntegerArray awake = new AtomicIntegerArray(LANES);
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicBoolean pollWaitsForLane = new AtomicBoolean();
   private volatile boolean running;
+  // Owned by the poll loop (one poll at a time).
   private Instant lastSweep = Instant.MIN;
   private Instant lastRetention = Instant.MIN;
 
@@ -49,31 +56,32 @@ public final class EventDispatcher {
     this.config = config;
   }
 
-  /** Starts the passes; does nothing on a store that keeps no events. */
+  /** Starts the polls; does nothing on a store that keeps no events. */
   public void start() {
     if (!events.keepsEvents()) {
       return;
     }
     running = true;
-    awake.set(0, 1);
-    scheduler.schedule(Duration.ZERO, () -> pass(0));
+    scheduler.schedule(Duration.ZERO, this::poll);
   }
 
   public void stop() {
     running = false;
   }
 
-  /**
-   * One lane's pass. Lane 0 always polls; a full batch wakes the idle lanes, so under load up to
-   * {@link #LANES} batches are in flight (one lane's runs are being appended while another drains
-   * the next rows: SKIP LOCKED gives them disjoint rows), and an idle node polls with one lane.
-   */
-  private void pass(int lane) {
+  private void poll() {
     if (!running) {
       return;
     }
+    if (inFlight.get() >= LANES) {
+      pollWaitsForLane.set(true);
+      // A batch may have finished between the check and the flag: then nobody would wake us.
+      if (inFlight.get() >= LANES || !pollWaitsForLane.compareAndSet(true, false)) {
+        return;
+      }
+    }
     Futures.whenComplete(
-        lane == 0 ? runPass() : drainAndTrigger(),
+        runPass(),
         (full, failure) -> {
           if (failure != null) {
             log.warn(
@@ -81,45 +89,48 @@ public final class EventDispatcher {
                 config.pollInterval(),
                 failure.toString());
           }
-          boolean more = failure == null && full;
-          if (more) {
-            wakeIdleLanes();
-          }
           if (!running) {
             return;
           }
-          if (more) {
-            scheduler.execute(() -> pass(lane));
-          } else if (lane == 0) {
-            scheduler.schedule(config.pollInterval(), () -> pass(0));
+          if (failure == null && full) {
+            scheduler.execute(this::poll);
           } else {
-            awake.set(lane, 0);
+            scheduler.schedule(config.pollInterval(), this::poll);
           }
         });
   }
 
-  private void wakeIdleLanes() {
-    for (int lane = 1; lane < LANES; lane++) {
-      if (running && awake.compareAndSet(lane, 0, 1)) {
-        int woken = lane;
-        scheduler.execute(() -> pass(woken));
-      }
-    }
-  }
-
-  /** One pass; completes with whether the outbox gave a full batch (more is waiting). */
+  /**
+   * One poll's work: drains a batch and starts its triggering, then does the housekeeping that is
+   * due; completes (with whether the batch was full) once the batch is drained, before its runs are
+   * created.
+   */
   CompletableFuture<Boolean> runPass() {
-    return drainAndTrigger()
+    return io.call(
+            "drain the event outbox", () -> events.drainOutbox(config.batchSize(), scheduler.now()))
+        .thenApply(
+            drained -> {
+              if (!drained.isEmpty()) {
+                inFlight.incrementAndGet();
+                Futures.whenComplete(triggerAll(drained), (done, failure) -> batchDone(failure));
+              }
+              return drained.size() >= config.batchSize();
+            })
         .thenCompose(full -> retainIfDue().thenApply(done -> full))
         .thenCompose(full -> sweepIfDue().thenApply(done -> full));
   }
 
-  /** Drains one batch and triggers it; completes with whether the batch was full. */
-  private CompletableFuture<Boolean> drainAndTrigger() {
-    return io.call(
-            "drain the event outbox", () -> events.drainOutbox(config.batchSize(), scheduler.now()))
-        .thenCompose(
-            drained -> triggerAll(drained).thenApply(done -> drained.size() >= config.batchSize()));
+  private void batchDone(Throwable failure) {
+    if (failure != null) {
+      log.warn(
+          "triggering a batch of events failed; they are triggered again after {}: {}",
+          config.retryAfter(),
+          failure.toString());
+    }
+    inFlight.decrementAndGet();
+    if (running && pollWaitsForLane.compareAndSet(true, false)) {
+      scheduler.execute(this::poll);
+    }
   }
 
   private CompletableFuture<Void> retainIfDue() {
