@@ -90,16 +90,7 @@ final class FlowRoutes implements Routes {
   }
 
   private void apply(Context ctx) {
-    requireFlowContentType(ctx);
-    RequestLimits.check(
-        "The flow",
-        ctx.bodyAsBytes().length,
-        limits.maxFlowSize(),
-        RequestLimits.MAX_FLOW_SIZE_KEY);
-    String source = ctx.queryParam("source");
-    Flow flow =
-        orchestrator.readFlow(
-            ctx.body(), source == null || source.isBlank() ? DEFAULT_SOURCE : source);
+    Flow flow = orchestrator.readFlow(ctx.body(), checkedFlowSource(ctx));
     AccessGuard.requireFlow(ctx, flow.name());
     orchestrator.registerFlow(flow);
     audit.record(
@@ -110,6 +101,21 @@ final class FlowRoutes implements Routes {
         flow.hash());
     ctx.header("Location", "/api/flows/" + flow.name());
     Json.send(ctx, 201, Json.object("name", flow.name(), "hash", flow.hash()));
+  }
+
+  /**
+   * Checks a flow request's content type and size; returns the name its problems are reported under
+   * (the {@code source} query parameter, else {@value #DEFAULT_SOURCE}).
+   */
+  private String checkedFlowSource(Context ctx) {
+    requireFlowContentType(ctx);
+    RequestLimits.check(
+        "The flow",
+        ctx.bodyAsBytes().length,
+        limits.maxFlowSize(),
+        RequestLimits.MAX_FLOW_SIZE_KEY);
+    String source = ctx.queryParam("source");
+    return source == null || source.isBlank() ? DEFAULT_SOURCE : source;
   }
 
   private static void requireFlowContentType(Context ctx) {
@@ -124,20 +130,11 @@ final class FlowRoutes implements Routes {
   }
 
   private void validate(Context ctx) {
-    requireFlowContentType(ctx);
-    RequestLimits.check(
-        "The flow",
-        ctx.bodyAsBytes().length,
-        limits.maxFlowSize(),
-        RequestLimits.MAX_FLOW_SIZE_KEY);
-    String source = ctx.queryParam("source");
+    String source = checkedFlowSource(ctx);
     List<FlowProblem> problems;
     String name = null;
     try {
-      name =
-          orchestrator
-              .readFlow(ctx.body(), source == null || source.isBlank() ? DEFAULT_SOURCE : source)
-              .name();
+      name = orchestrator.readFlow(ctx.body(), source).name();
       problems = List.of();
     } catch (FlowValidationException invalid) {
       problems = invalid.problems();

@@ -23,6 +23,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -125,39 +126,8 @@ final class EventsBenchmark {
   private static Sitting enqueue(BenchCluster cluster, int events, int threads, int first)
       throws Exception {
     ConcurrentHashMap<Integer, Instant> committed = new ConcurrentHashMap<>();
-    AtomicInteger next = new AtomicInteger(first);
     Instant start = Instant.now();
-    ExecutorService app = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> workers = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        workers.add(
-            app.submit(
-                () -> {
-                  try (Connection connection = cluster.database.connect()) {
-                    connection.setAutoCommit(false);
-                    BatonEvents client = BatonEvents.create();
-                    for (int n = next.getAndIncrement();
-                        n < first + events;
-                        n = next.getAndIncrement()) {
-                      client.enqueueAll(
-                          connection,
-                          List.of(
-                              new BatonEvent(
-                                  "e-" + n, "/bench", TYPE, null, "{\"n\": " + n + "}")));
-                      connection.commit();
-                      committed.put(n, Instant.now());
-                    }
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> worker : workers) {
-        worker.get();
-      }
-    } finally {
-      app.shutdown();
-    }
+    commitEach(cluster, events, threads, first, 0, start, committed, new ConcurrentHashMap<>());
     return measure(cluster, committed, start, first, events);
   }
 
@@ -169,9 +139,38 @@ final class EventsBenchmark {
       BenchCluster cluster, int events, int threads, double perSecond, int first) throws Exception {
     ConcurrentHashMap<Integer, Instant> committed = new ConcurrentHashMap<>();
     ConcurrentHashMap<Integer, Instant> scheduled = new ConcurrentHashMap<>();
+    Instant start = Instant.now();
+    commitEach(cluster, events, threads, first, perSecond, start, committed, scheduled);
+    Instant lastCommit = committed.values().stream().max(Instant::compareTo).orElse(start);
+    double committedPerSecond = events / (Duration.between(start, lastCommit).toNanos() / 1e9);
+    Sitting fromCommit = measure(cluster, committed, start, first, events);
+    Sitting fromSchedule = measure(cluster, scheduled, start, first, events);
+    return new Paced(
+        perSecond,
+        committedPerSecond,
+        fromCommit.perSecond(),
+        fromCommit.latency(),
+        fromSchedule.latency());
+  }
+
+  /**
+   * Enqueues events {@code first} to {@code first + events - 1} on {@code threads} application
+   * threads, one per committed transaction, noting each commit's time; with {@code perSecond} above
+   * zero each event waits for its time on that schedule from {@code start}, noted in {@code
+   * scheduled}.
+   */
+  private static void commitEach(
+      BenchCluster cluster,
+      int events,
+      int threads,
+      int first,
+      double perSecond,
+      Instant start,
+      Map<Integer, Instant> committed,
+      Map<Integer, Instant> scheduled)
+      throws Exception {
     AtomicInteger next = new AtomicInteger(first);
     long startNanos = System.nanoTime();
-    Instant start = Instant.now();
     ExecutorService app = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> workers = new ArrayList<>();
@@ -185,12 +184,14 @@ final class EventsBenchmark {
                     for (int n = next.getAndIncrement();
                         n < first + events;
                         n = next.getAndIncrement()) {
-                      long dueNanos = (long) ((n - first) * 1e9 / perSecond);
-                      long early = dueNanos - (System.nanoTime() - startNanos);
-                      if (early > 0) {
-                        LockSupport.parkNanos(early);
+                      if (perSecond > 0) {
+                        long dueNanos = (long) ((n - first) * 1e9 / perSecond);
+                        long early = dueNanos - (System.nanoTime() - startNanos);
+                        if (early > 0) {
+                          LockSupport.parkNanos(early);
+                        }
+                        scheduled.put(n, start.plusNanos(dueNanos));
                       }
-                      scheduled.put(n, start.plusNanos(dueNanos));
                       client.enqueueAll(
                           connection,
                           List.of(
@@ -209,16 +210,6 @@ final class EventsBenchmark {
     } finally {
       app.shutdown();
     }
-    Instant lastCommit = committed.values().stream().max(Instant::compareTo).orElse(start);
-    double committedPerSecond = events / (Duration.between(start, lastCommit).toNanos() / 1e9);
-    Sitting fromCommit = measure(cluster, committed, start, first, events);
-    Sitting fromSchedule = measure(cluster, scheduled, start, first, events);
-    return new Paced(
-        perSecond,
-        committedPerSecond,
-        fromCommit.perSecond(),
-        fromCommit.latency(),
-        fromSchedule.latency());
   }
 
   private static Sitting post(
