@@ -25,11 +25,11 @@ import java.util.Map;
  * spreads its runs over the receivers in proportion to the room they have left, so that every
  * receiver takes its part of the round from every giver at once rather than one receiver taking
  * everything first (a receiver's claim rate, not the givers' step boundaries, bounds a moved run's
- * pause). Runs a node's round in progress is still giving ({@link
- * NodeLoad#outgoing}) count as its receivers' already: rounds of different nodes start at different
- * times, and a node that planned without them matched its runs to receivers others were already
- * filling (the full-size benchmark's newcomers ended at 3,300 and 6,800 for a share of 5,000, and
- * the givers needed five rounds each). Pure; ties are broken by node id, so every node plans alike.
+ * pause). Runs a node's round in progress is still giving ({@link NodeLoad#outgoing}) count as its
+ * receivers' already: rounds of different nodes start at different times, and a node that planned
+ * without them matched its runs to receivers others were already filling (the full-size benchmark's
+ * newcomers ended at 3,300 and 6,800 for a share of 5,000, and the givers needed five rounds each).
+ * Pure; ties are broken by node id, so every node plans alike.
  */
 public final class RebalancePlan {
   /** One node gives {@code count} of its runs to another. */
@@ -133,11 +133,11 @@ public final class RebalancePlan {
   }
 
   /**
-   * Splits one giver's runs over the receivers in proportion to the room each has left (the
-   * largest remainders get the runs rounding leaves over), never beyond a receiver's room. Every
-   * giver spreading alike keeps each receiver's intake at its share of the round's moves: matched
-   * largest to largest, the full-size benchmark's first newcomer took the whole excess of all three
-   * givers in one round, and the last of its 5,000 claims paused past a second.
+   * Splits one giver's runs over the receivers in proportion to the room each has left (the largest
+   * remainders get the runs rounding leaves over), never beyond a receiver's room. Every giver
+   * spreading alike keeps each receiver's intake at its share of the round's moves: matched largest
+   * to largest, the full-size benchmark's first newcomer took the whole excess of all three givers
+   * in one round, and the last of its 5,000 claims paused past a second.
    */
   private static void spread(
       Giver giver, List<Load> loads, List<Receiver> receivers, List<Move> moves) {
@@ -178,7 +178,8 @@ public final class RebalancePlan {
       if (counts[i] > 0) {
         Receiver receiver = open.get(i);
         moves.add(
-            new Move(loads.get(giver.index).nodeId(), loads.get(receiver.index).nodeId(), counts[i]));
+            new Move(
+                loads.get(giver.index).nodeId(), loads.get(receiver.index).nodeId(), counts[i]));
         receiver.room -= counts[i] * weight;
       }
     }

@@ -236,9 +236,9 @@ public final class Rebalancer {
     }
 
     /**
-     * On the engine's loop, as a run leaves: never blocks. The run goes to the move furthest
-     * behind its count (by fraction), so that a round's receivers fill side by side at the pace
-     * the runs leave, not one after another.
+     * On the engine's loop, as a run leaves: never blocks. The run goes to the move furthest behind
+     * its count (by fraction), so that a round's receivers fill side by side at the pace the runs
+     * leave, not one after another.
      */
     synchronized void left(UUID root) {
       int behind = -1;
