@@ -2,6 +2,7 @@ package io.baton.node.bench;
 
 import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
+import com.sun.management.OperatingSystemMXBean;
 import io.baton.engine.EngineMetrics;
 import io.baton.engine.RunEvent;
 import io.baton.journal.AppendRequest;
@@ -17,6 +18,10 @@ import io.baton.journal.StepCompleted;
 import io.baton.journal.StepStarted;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.Stores;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -63,16 +68,94 @@ final class LatencyBenchmark {
 
   /** Latency at a fraction of the measured maximum throughput, runs submitted at a steady rate. */
   record Level(
-      double share, double runsPerSecond, Percentiles stepToStep, Percentiles createdToCompleted) {
+      double share,
+      double runsPerSecond,
+      Percentiles stepToStep,
+      Percentiles createdToCompleted,
+      String load) {
     @Override
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "  at %3.0f%% (%6.0f runs/s): step to step %s%n                          created to completed %s",
+          "  at %3.0f%% (%6.0f runs/s): step to step %s%n                          created to completed %s%n"
+              + "                          %s",
           share * 100,
           runsPerSecond,
           stepToStep,
-          createdToCompleted);
+          createdToCompleted,
+          load);
+    }
+  }
+
+  /**
+   * What a stretch of the benchmark cost: appends per committed batch and batches per second (the
+   * group committer's metrics), the machine's CPU busy (all processes, from /proc/stat: the node,
+   * PostgreSQL and etcd share two cores) and the node's JVM alone. Read beside a level's latency: a
+   * level whose batches stay small pays more per run, so it can be near saturation at half the
+   * batched maximum.
+   */
+  private static final class LoadMeter {
+    private final BenchCluster.Node node;
+    private final long startNanos = System.nanoTime();
+    private final long batches;
+    private final long appends;
+    private final long[] cpu;
+    private final long processCpu;
+
+    LoadMeter(BenchCluster.Node node) {
+      this.node = node;
+      this.batches = batches(node);
+      this.appends = appends(node);
+      this.cpu = machineCpu();
+      this.processCpu = processCpuNanos();
+    }
+
+    private static long batches(BenchCluster.Node node) {
+      return node.metrics().histogram(EngineMetrics.JOURNAL_BATCH_SIZE).getCount();
+    }
+
+    private static long appends(BenchCluster.Node node) {
+      return node.metrics().timer(EngineMetrics.JOURNAL_APPEND).getCount();
+    }
+
+    /** Busy and total jiffies of all CPUs, or zeros where /proc/stat cannot be read. */
+    private static long[] machineCpu() {
+      try {
+        String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+        long total = 0;
+        for (int i = 1; i < fields.length; i++) {
+          total += Long.parseLong(fields[i]);
+        }
+        long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+        return new long[] {total - idle, total};
+      } catch (IOException | RuntimeException e) {
+        return new long[] {0, 0};
+      }
+    }
+
+    private static long processCpuNanos() {
+      return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
+          ? os.getProcessCpuTime()
+          : 0;
+    }
+
+    String measured() {
+      double seconds = (System.nanoTime() - startNanos) / 1e9;
+      long batchCount = batches(node) - batches;
+      long appendCount = appends(node) - appends;
+      long[] now = machineCpu();
+      double busy = now[1] == cpu[1] ? 0 : 100.0 * (now[0] - cpu[0]) / (now[1] - cpu[1]);
+      int cores = Runtime.getRuntime().availableProcessors();
+      double jvm = 100.0 * (processCpuNanos() - processCpu) / 1e9 / seconds / cores;
+      return String.format(
+          Locale.ROOT,
+          "%.1f engine appends a batch, %.0f batches/s; CPU busy %.0f %% (all processes), node JVM %.0f %%"
+              + " (of %d cores)",
+          batchCount == 0 ? 0 : (double) appendCount / batchCount,
+          batchCount / seconds,
+          busy,
+          jvm,
+          cores);
     }
   }
 
@@ -91,12 +174,15 @@ final class LatencyBenchmark {
       node.node().orchestrator().applyFlow(FLOW, "quick.yaml");
       Completions completions = new Completions(node);
       Percentiles idle = oneAtATime(node, completions, runs);
+      LoadMeter atMax = new LoadMeter(node);
       double max = maxThroughput(node, completions, perLevel);
       System.out.printf(
           Locale.ROOT,
-          "maximum throughput, 3 noop steps, 1,000 runs in flight: %.0f runs/s (%.0f step completions/s)%n",
+          "maximum throughput, 3 noop steps, 1,000 runs in flight: %.0f runs/s (%.0f step completions/s)%n"
+              + "  %s%n",
           max,
-          max * 3);
+          max * 3,
+          atMax.measured());
       System.out.println("latency under a steady load (runs submitted at a fixed rate):");
       List<Level> levels = new ArrayList<>();
       for (double share : new double[] {0.1, 0.5, 0.9}) {
@@ -234,6 +320,7 @@ final class LatencyBenchmark {
       BenchCluster.Node node, Completions completions, double share, double rate, Duration duration)
       throws Exception {
     List<CompletableFuture<UUID>> submitted = new ArrayList<>();
+    LoadMeter meter = new LoadMeter(node);
     long total = Math.max(10, (long) (rate * duration.toNanos() / 1e9));
     long started = System.nanoTime();
     long due = 0;
@@ -251,6 +338,7 @@ final class LatencyBenchmark {
       completions.forget(runId);
       runIds.add(runId);
     }
+    String load = meter.measured();
     List<Long> stepToStep = new ArrayList<>();
     List<Long> createdToCompleted = new ArrayList<>();
     for (int from = 0; from < runIds.size(); from += 500) {
@@ -266,7 +354,8 @@ final class LatencyBenchmark {
         share,
         runIds.size() / (duration.toNanos() / 1e9),
         Percentiles.of(stepToStep),
-        Percentiles.of(createdToCompleted));
+        Percentiles.of(createdToCompleted),
+        load);
   }
 
   private static String timer(Timer timer) {
