@@ -145,7 +145,12 @@ final class BenchCluster implements AutoCloseable {
             .io(
                 (nodeScheduler, journal, lease) -> {
                   GroupCommitter committer =
-                      new GroupCommitter(journal, 256, Duration.ZERO, 2, nodeId + "-committer");
+                      new GroupCommitter(
+                          journal,
+                          256,
+                          Duration.ZERO,
+                          Integer.getInteger("baton.bench.committers", 2),
+                          nodeId + "-committer");
                   new EngineMetrics(metrics).observe(committer);
                   return io.decorate(
                       nodeId,
