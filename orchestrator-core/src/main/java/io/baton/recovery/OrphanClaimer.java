@@ -1,6 +1,7 @@
 package io.baton.recovery;
 
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
+import io.baton.engine.ClaimOutcome;
 import io.baton.engine.ClaimService;
 import io.baton.engine.Engine;
 import io.baton.engine.EngineIo;
@@ -26,6 +27,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +37,11 @@ import org.slf4j.LoggerFactory;
  * periodic pass every {@code checkInterval} is the safety net: runs recorded as owned by this node
  * that it does not execute, RUNNING runs of nodes absent from the live list (fenced below the
  * revision the list was read at), parked runs that fell due and pending runs, at most {@code
- * maxClaimsPerCheck} per pass and never beyond this node's free capacity. Racing nodes learn {@code
- * OwnedBy} from the lease service, heal the recorded owner, and move on. Thread-safe; start once,
- * {@link #stop()} is idempotent.
+ * maxClaimsPerCheck} per pass and never beyond this node's free capacity. Runs this node let go
+ * that no receiver claimed may outnumber that: a pass that found more of them than it could take,
+ * and took some back, is followed at once by passes over those runs alone. Racing nodes learn
+ * {@code OwnedBy} from the lease service, heal the recorded owner, and move on. Thread-safe; start
+ * once, {@link #stop()} is idempotent.
  */
 public final class OrphanClaimer implements OrphanListener {
   private static final Logger log = LoggerFactory.getLogger(OrphanClaimer.class);
@@ -46,9 +50,9 @@ public final class OrphanClaimer implements OrphanListener {
   static final int MAX_SET_ASIDE_SKIPPED = 1_000;
 
   /**
-   * How many passes may follow a pass at once, between two scheduled ones, while runs this node let
-   * go come back: a receiver that left before claiming may leave thousands, and the claim budget
-   * per pass would otherwise take them back at one budget a check interval.
+   * How many follow-ups may come after a pass at once, between two scheduled ones, while runs this
+   * node let go come back: a receiver that left before claiming may leave thousands, and the claim
+   * budget per pass would otherwise take them back at one budget a check interval.
    */
   static final int MAX_FOLLOW_UPS = 100;
 
@@ -66,9 +70,7 @@ public final class OrphanClaimer implements OrphanListener {
   private Scheduler.Cancellable nextPass;
   private volatile boolean running;
   private volatile boolean passInProgress;
-  // Set by a pass that found more runs let go and not claimed than its window held; such a pass is
-  // followed at once (at most MAX_FOLLOW_UPS times between two scheduled passes).
-  private volatile boolean moreLetGo;
+  // Follow-ups since the last scheduled pass (at most MAX_FOLLOW_UPS).
   private int followUps;
   private final AtomicBoolean pendingClaimDue = new AtomicBoolean();
 
@@ -250,7 +252,7 @@ public final class OrphanClaimer implements OrphanListener {
     return Duration.ofNanos((long) (config.claimStagger().toNanos() * Math.max(0, load)));
   }
 
-  private synchronized boolean followUp() {
+  private synchronized boolean mayFollowUp() {
     return running && followUps++ < MAX_FOLLOW_UPS;
   }
 
@@ -277,25 +279,86 @@ public final class OrphanClaimer implements OrphanListener {
    */
   @CanIgnoreReturnValue
   public CompletableFuture<Void> pass() {
+    return guarded(
+        "orphan pass",
+        () -> io.call("find claimable runs", this::candidates).thenCompose(this::claimCandidates));
+  }
+
+  /**
+   * A pass that takes only runs let go whose receiver never claimed them, after a pass that found
+   * more of them than its window held and took some back. The rest of a pass (dead nodes' runs, due
+   * and pending runs) waits for the next scheduled one.
+   */
+  private void followUp() {
+    guarded(
+        "follow-up pass",
+        () ->
+            io.call("find runs let go", () -> letGoToClaim(budget() == 0 ? 0 : window(budget())))
+                .thenCompose(this::claimLetGo));
+  }
+
+  /**
+   * Runs a pass unless one is in progress; follows it at once, within {@link #MAX_FOLLOW_UPS},
+   * while it took runs let go back and more wait. Claims of let-go runs that keep failing end the
+   * follow-ups: the next scheduled pass tries them again.
+   */
+  @CanIgnoreReturnValue
+  private CompletableFuture<Void> guarded(String what, Supplier<CompletableFuture<Boolean>> pass) {
     if (!running || passInProgress) {
       return CompletableFuture.completedFuture(null);
     }
     passInProgress = true;
-    return io.call("find claimable runs", this::candidates)
-        .thenCompose(this::claimCandidates)
+    return pass.get()
         .whenComplete(
-            (done, failure) -> {
+            (followUp, failure) -> {
               passInProgress = false;
               if (failure != null) {
-                log.warn("orphan pass on node {} failed: {}", engine.nodeId(), failure.toString());
-              } else if (moreLetGo && followUp()) {
-                scheduler.execute(this::pass);
+                log.warn("{} on node {} failed: {}", what, engine.nodeId(), failure.toString());
+              } else if (followUp && mayFollowUp()) {
+                scheduler.execute(this::followUp);
               }
-            });
+            })
+        .thenApply(followUp -> null);
   }
 
   /** What a pass may claim; {@code interrupted} maps each root to the node that lost it. */
-  private record Candidates(Map<UUID, String> interrupted, List<UUID> due, List<UUID> pending) {}
+  private record Candidates(
+      Map<UUID, String> interrupted, List<UUID> due, List<UUID> pending, LetGo letGo) {}
+
+  /**
+   * Runs let go whose receiver never claimed them, found in one look at the engine's memory.
+   *
+   * @param toClaim those the store still records RUNNING as this node's, to claim back
+   * @param forgotten how many were taken by their receiver or ended (forgotten now)
+   * @param more whether the look filled its window (more may wait)
+   */
+  private record LetGo(Map<UUID, String> toClaim, int forgotten, boolean more) {
+    static final LetGo NONE = new LetGo(Map.of(), 0, false);
+
+    /**
+     * Whether a follow-up is due after a pass whose claims had these outcomes: the look filled its
+     * window, and the pass took some runs back or forgot some (claims that all fail take nothing).
+     */
+    boolean followUpAfter(Map<UUID, ClaimOutcome> claimed) {
+      return more
+          && (forgotten > 0
+              || claimed.values().stream()
+                  .anyMatch(o -> o == ClaimOutcome.ADOPTED || o == ClaimOutcome.SETTLED));
+    }
+  }
+
+  private int budget() {
+    return Math.min(config.maxClaimsPerCheck(), engine.freeCapacity());
+  }
+
+  private Set<UUID> setAside() {
+    return Defect.NO_POISON_ISOLATION.isActive() ? Set.of() : claims.setAside().excluded();
+  }
+
+  /** How many rows a query reads for a budget: set-aside roots are read past, not counted. */
+  private int window(int budget) {
+    return budget + Math.min(setAside().size(), MAX_SET_ASIDE_SKIPPED);
+  }
 
   /**
    * What this pass may claim, at most {@code budget} of each kind. Roots set aside as unloadable
@@ -303,13 +366,12 @@ public final class OrphanClaimer implements OrphanListener {
    * window that the others need.
    */
   private Candidates candidates() {
-    int budget = Math.min(config.maxClaimsPerCheck(), engine.freeCapacity());
+    int budget = budget();
     if (budget == 0) {
-      return new Candidates(Map.of(), List.of(), List.of());
+      return new Candidates(Map.of(), List.of(), List.of(), LetGo.NONE);
     }
-    Set<UUID> aside =
-        Defect.NO_POISON_ISOLATION.isActive() ? Set.of() : claims.setAside().excluded();
-    int window = budget + Math.min(aside.size(), MAX_SET_ASIDE_SKIPPED);
+    Set<UUID> aside = setAside();
+    int window = window(budget);
     LiveNodes liveNodes = leases.liveNodes();
     Set<String> live = new HashSet<>();
     for (NodeInfo node : liveNodes.nodes()) {
@@ -323,25 +385,8 @@ public final class OrphanClaimer implements OrphanListener {
         interrupted.put(own, engine.nodeId());
       }
     }
-    if (!Defect.LET_GO_FOUND_BY_SCAN.isActive()) {
-      // runs let go whose receiver never claimed them (it left first, or its claim failed)
-      // remembered until adopted again or seen taken: a failed read or claim is tried again
-      List<UUID> letGo = engine.letGoBefore(LET_GO_GRACE, window);
-      moreLetGo = letGo.size() >= window;
-      for (UUID root : letGo) {
-        if (engine.owns(root)) {
-          engine.forgetLetGo(root);
-        } else if (runIndex
-            .findRun(root)
-            .filter(r -> r.status() == RunStatus.RUNNING)
-            .filter(r -> engine.nodeId().equals(r.orchestratorId()))
-            .isPresent()) {
-          interrupted.put(root, engine.nodeId());
-        } else {
-          engine.forgetLetGo(root);
-        }
-      }
-    }
+    LetGo letGo = letGoToClaim(window);
+    interrupted.putAll(letGo.toClaim());
     for (RunRecord dead : runIndex.findRunningRootsOutside(live, window)) {
       // a run fenced at or after the read was started by a node that announced itself since
       if (dead.ownerToken() < liveNodes.revision() || Defect.CLAIMS_ACROSS_LEASES.isActive()) {
@@ -352,7 +397,40 @@ public final class OrphanClaimer implements OrphanListener {
     return new Candidates(
         limit(interrupted, budget),
         limit(runIndex.findDueWaitingRoots(scheduler.now(), window), aside, budget),
-        limit(runIndex.findPendingRoots(window), aside, budget));
+        limit(runIndex.findPendingRoots(window), aside, budget),
+        letGo);
+  }
+
+  /**
+   * Runs let go whose receiver never claimed them (it left first, or its claim failed), at most
+   * {@code window}: remembered until adopted again or seen taken, so a failed read or claim is
+   * tried again.
+   */
+  private LetGo letGoToClaim(int window) {
+    if (Defect.LET_GO_FOUND_BY_SCAN.isActive() || window == 0) {
+      return LetGo.NONE;
+    }
+    List<UUID> letGo = engine.letGoBefore(LET_GO_GRACE, window);
+    Map<UUID, String> toClaim = new LinkedHashMap<>();
+    int forgotten = 0;
+    for (UUID root : letGo) {
+      if (!engine.owns(root) && stillOurs(root)) {
+        toClaim.put(root, engine.nodeId());
+      } else {
+        engine.forgetLetGo(root);
+        forgotten++;
+      }
+    }
+    return new LetGo(toClaim, forgotten, letGo.size() >= window);
+  }
+
+  /** Whether the store records the root RUNNING as this node's (no receiver took it). */
+  private boolean stillOurs(UUID root) {
+    return runIndex
+        .findRun(root)
+        .filter(r -> r.status() == RunStatus.RUNNING)
+        .filter(r -> engine.nodeId().equals(r.orchestratorId()))
+        .isPresent();
   }
 
   private static Map<UUID, String> limit(Map<UUID, String> lostBy, int max) {
@@ -365,17 +443,30 @@ public final class OrphanClaimer implements OrphanListener {
     return ids.stream().filter(id -> !aside.contains(id)).limit(max).toList();
   }
 
-  private CompletableFuture<Void> claimCandidates(Candidates found) {
-    int budget = Math.min(config.maxClaimsPerCheck(), engine.freeCapacity());
+  /** Claims what a pass found; completes with whether a follow-up is due. */
+  private CompletableFuture<Boolean> claimCandidates(Candidates found) {
+    int budget = budget();
     Map<UUID, String> interrupted = limit(found.interrupted(), budget);
     budget -= interrupted.size();
     List<UUID> due = found.due().stream().limit(Math.max(0, budget)).toList();
     budget -= due.size();
     int forNewWork = Math.min(budget, engine.freeCapacityForNewWork() - due.size());
     List<UUID> pending = found.pending().stream().limit(Math.max(0, forNewWork)).toList();
+    CompletableFuture<Map<UUID, ClaimOutcome>> lost =
+        claims.claimLost(interrupted, ClaimReason.ORPHAN);
     return CompletableFuture.allOf(
-        claims.claimLost(interrupted, ClaimReason.ORPHAN),
-        claims.claim(due, ClaimReason.WAKE),
-        claims.claim(pending, ClaimReason.PENDING));
+            lost,
+            claims.claim(due, ClaimReason.WAKE),
+            claims.claim(pending, ClaimReason.PENDING))
+        .thenApply(done -> found.letGo().followUpAfter(lost.join()));
+  }
+
+  /** Claims back the runs a follow-up found; completes with whether another is due. */
+  private CompletableFuture<Boolean> claimLetGo(LetGo letGo) {
+    Map<UUID, String> toClaim = new LinkedHashMap<>(letGo.toClaim());
+    toClaim.keySet().removeAll(setAside());
+    return claims
+        .claimLost(limit(toClaim, budget()), ClaimReason.ORPHAN)
+        .thenApply(letGo::followUpAfter);
   }
 }

@@ -7,6 +7,9 @@ import io.baton.engine.testing.TestCluster;
 import io.baton.engine.testing.TestFlows;
 import io.baton.journal.RunStatus;
 import io.baton.journal.StepCompleted;
+import io.baton.lease.AcquireResult;
+import io.baton.lease.ForwardingLeaseManager;
+import io.baton.lease.LeaseException;
 import io.baton.recovery.RecoveryConfig;
 import io.baton.store.ForwardingMetadataStore;
 import io.baton.store.RunRecord;
@@ -16,7 +19,9 @@ import io.baton.store.memory.InMemoryStores;
 import io.baton.testkit.InjectDefects;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,8 +40,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(InjectDefects.class)
 class LetGoAtScaleTest {
+  /** Just short of the grace a receiver gets before the giver takes a run back (30 s). */
+  private static final Duration GRACE_LESS_A_LITTLE = Duration.ofSeconds(29);
+
   private final Stores base = InMemoryStores.create();
   private final AtomicInteger failingReads = new AtomicInteger();
+  private final AtomicInteger pendingScans = new AtomicInteger();
+  private final AtomicInteger refusedClaims = new AtomicInteger();
+  private volatile boolean claimsFail;
   private final TestCluster cluster =
       new TestCluster(
               new Stores(
@@ -49,6 +60,13 @@ class LetGoAtScaleTest {
                       }
                       return super.findRun(runId);
                     }
+
+                    @Override
+                    public List<UUID> findPendingRoots(int limit) {
+                      // one a safety-net pass
+                      pendingScans.incrementAndGet();
+                      return super.findPendingRoots(limit);
+                    }
                   },
                   base.blobs(),
                   null))
@@ -56,7 +74,19 @@ class LetGoAtScaleTest {
               RecoveryConfig.defaults()
                   .withCheckInterval(Duration.ofSeconds(1))
                   .withMaxClaimsPerCheck(2))
-          .rebalance(RebalanceConfig.defaults().withInterval(Duration.ofHours(1)));
+          .rebalance(RebalanceConfig.defaults().withInterval(Duration.ofHours(1)))
+          .leases(
+              (nodeId, leases) ->
+                  new ForwardingLeaseManager(leases) {
+                    @Override
+                    public Map<UUID, AcquireResult> acquireAll(Collection<UUID> runIds) {
+                      if (claimsFail) {
+                        refusedClaims.incrementAndGet();
+                        throw new LeaseException("simulated: etcd refuses", null, nodeId, null);
+                      }
+                      return super.acquireAll(runIds);
+                    }
+                  });
 
   @AfterEach
   void close() {
@@ -104,9 +134,47 @@ class LetGoAtScaleTest {
   @Test
   void many_runs_let_go_to_a_node_that_left_come_back_at_once_not_one_window_an_interval() {
     OrchestratorNode a = cluster.start("node-a");
+    List<UUID> runs = letGoToANodeThatLeft(a, 12);
+    cluster.scheduler.advance(GRACE_LESS_A_LITTLE);
+    int scansBefore = pendingScans.get();
+
+    // the grace a receiver gets (30 s), then one check interval (1 s) and a little
+    cluster.runUntil(() -> runs.stream().allMatch(a.engine()::owns), Duration.ofSeconds(3));
+    assertThat(runs).allMatch(a.engine()::owns);
+    // the follow-ups (five here: twelve runs, two a window) take only runs let go: the scheduled
+    // passes of these three seconds scan for pending runs, they do not
+    assertThat(pendingScans.get() - scansBefore).isLessThanOrEqualTo(4);
+  }
+
+  /**
+   * Runs let go whose claims back keep failing (the lease service refuses them) are tried once a
+   * scheduled pass, not followed up at once a hundred times a check interval; once claims work
+   * again, follow-ups bring them all back at once.
+   */
+  @Test
+  void runs_let_go_whose_claims_keep_failing_are_tried_once_a_check_interval() {
+    OrchestratorNode a = cluster.start("node-a");
+    List<UUID> runs = letGoToANodeThatLeft(a, 12);
+    claimsFail = true;
+
+    // past the grace, then ten check intervals: ten scheduled passes, a claim of two runs each
+    cluster.scheduler.advance(GRACE_LESS_A_LITTLE.plusSeconds(12));
+    assertThat(refusedClaims.get()).isBetween(5, 20);
+    assertThat(runs).noneMatch(a.engine()::owns);
+
+    claimsFail = false;
+    cluster.runUntil(() -> runs.stream().allMatch(a.engine()::owns), Duration.ofSeconds(2));
+    assertThat(runs).allMatch(a.engine()::owns);
+  }
+
+  /**
+   * {@code count} runs of the node let go to a node that leaves before claiming them, each in its
+   * first step (a gate closed again behind it).
+   */
+  private List<UUID> letGoToANodeThatLeft(OrchestratorNode a, int count) {
     List<UUID> runs = new ArrayList<>();
     // a gate holds the latest invocation of its step name: one flow (and step name) a run
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < count; i++) {
       cluster.apply(
           TestFlows.named("moved-" + i)
               .step("hold-" + i, "gate", "{}")
@@ -124,17 +192,14 @@ class LetGoAtScaleTest {
                 .allMatch(i -> cluster.capabilities.waiting("hold-" + i)));
     cluster.scheduler.advance(Duration.ofSeconds(1));
 
-    var left = a.engine().letGo(12, Duration.ZERO, Duration.ofSeconds(5));
+    var left = a.engine().letGo(count, Duration.ZERO, Duration.ofSeconds(5));
     for (int i = 0; i < runs.size(); i++) {
       cluster.capabilities.open("hold-" + i, json("{}"));
     }
     cluster.runUntil(left::isDone, Duration.ofSeconds(10));
     assertThat(left.join()).containsExactlyInAnyOrderElementsOf(runs);
     a.leases().offer(left.join(), "node-gone");
-
-    // the grace a receiver gets (30 s), then one check interval (1 s) and a little
-    cluster.runUntil(() -> runs.stream().allMatch(a.engine()::owns), Duration.ofSeconds(32));
-    assertThat(runs).allMatch(a.engine()::owns);
+    return runs;
   }
 
   private RunStatus status(UUID runId) {
