@@ -455,9 +455,7 @@ public final class OrphanClaimer implements OrphanListener {
     CompletableFuture<Map<UUID, ClaimOutcome>> lost =
         claims.claimLost(interrupted, ClaimReason.ORPHAN);
     return CompletableFuture.allOf(
-            lost,
-            claims.claim(due, ClaimReason.WAKE),
-            claims.claim(pending, ClaimReason.PENDING))
+            lost, claims.claim(due, ClaimReason.WAKE), claims.claim(pending, ClaimReason.PENDING))
         .thenApply(done -> found.letGo().followUpAfter(lost.join()));
   }
 
