@@ -137,6 +137,24 @@ function waitDetail(waiting) {
 }
 function shortId(id) { return id ? id.slice(0, 8) : ''; }
 function when(instant) { return instant ? new Date(instant).toLocaleString() : ''; }
+// A span of time as a person reads it: 850 ms, 12.3 s, 4 min 10 s, 2 h 5 min.
+function humanDuration(millis) {
+  const ms = Math.max(0, Math.round(millis));
+  if (ms < 1000) return ms + ' ms';
+  if (ms < 60000) return (ms / 1000).toFixed(1) + ' s';
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 3600) return Math.floor(seconds / 60) + ' min ' + (seconds % 60) + ' s';
+  return Math.floor(seconds / 3600) + ' h ' + Math.floor((seconds % 3600) / 60) + ' min';
+}
+// How long a step took (finished − started); one not finished: the time so far (by this browser's
+// clock), saying so. Empty for a step that has not started.
+function stepDuration(step) {
+  if (!step || !step.startedAt) return '';
+  const started = Date.parse(step.startedAt);
+  if (step.finishedAt) return humanDuration(Date.parse(step.finishedAt) - started);
+  const doing = step.status === 'RUNNING' || step.status === 'PENDING' ? 'running' : step.status.toLowerCase().replace('_', ' ');
+  return humanDuration(Date.now() - started) + ' so far, ' + doing;
+}
 function pretty(value) { return el('pre', { text: JSON.stringify(value, null, 2) }); }
 
 // The run stream (server-sent events) read with fetch, so that it carries the Authorization
@@ -746,12 +764,13 @@ async function eventView(seq, params) {
 
 // The run's steps; with an action (a step → its button, such as Retry now), a column of them.
 function stepsTable(steps, action) {
-  const headers = ['Step', 'Status', 'Attempts', 'Started', 'Finished', 'Next try', 'Waiting for'].concat(action ? ['Action'] : []);
+  const headers = ['Step', 'Status', 'Attempts', 'Started', 'Finished', 'Duration', 'Next try', 'Waiting for'].concat(action ? ['Action'] : []);
   return el('table', { id: 'steps' },
     el('thead', {}, el('tr', {}, headers.map((h) => el('th', { text: h })))),
     el('tbody', {}, steps.map((s) => el('tr', { 'data-step': s.name },
       el('td', { text: s.name }), el('td', {}, badge(s.status)), el('td', { text: String(s.attempts) }),
       el('td', { text: when(s.startedAt) }), el('td', { text: when(s.finishedAt) }),
+      el('td', { class: 'duration', text: stepDuration(s) }),
       el('td', { text: when(s.retryAt) }), el('td', { text: s.waitingFor ? s.waitingFor + (s.dueAt ? ' until ' + when(s.dueAt) : '') : '' }),
       action ? el('td', {}, action(s)) : null))));
 }
@@ -761,6 +780,7 @@ function dag(flow, steps) {
   const definition = flow && flow.definition && flow.definition.steps;
   if (!definition || !definition.length) return el('p', { class: 'muted', text: 'No graph: the flow is not known here.' });
   const state = Object.fromEntries(steps.map((s) => [s.name, s.status]));
+  const duration = Object.fromEntries(steps.map((s) => [s.name, stepDuration(s)]));
   const layer = {};
   const byName = Object.fromEntries(definition.map((s) => [s.name, s]));
   const depth = (name, seen = new Set()) => {
@@ -774,7 +794,8 @@ function dag(flow, steps) {
   definition.forEach((s) => depth(s.name));
   const columns = [];
   definition.forEach((s) => { (columns[layer[s.name]] = columns[layer[s.name]] || []).push(s.name); });
-  const w = 130, h = 34, gx = 50, gy = 16;
+  const timed = Object.values(duration).some(Boolean); // a second line in each box for the duration
+  const w = 130, h = timed ? 46 : 34, gx = 50, gy = 16;
   const pos = {};
   columns.forEach((names, x) => names.forEach((name, y) => { pos[name] = { x: 10 + x * (w + gx), y: 10 + y * (h + gy) }; }));
   const width = 20 + columns.length * (w + gx) - gx;
@@ -786,10 +807,19 @@ function dag(flow, steps) {
   }));
   definition.forEach((s) => {
     const g = svgEl('g', { 'data-step': s.name });
+    // the full name, state and duration on hover (the label has room for a short name only)
+    const title = svgEl('title', {});
+    title.textContent = [s.name, state[s.name] && state[s.name].toLowerCase(), duration[s.name]].filter(Boolean).join(' · ');
+    g.append(title);
     g.append(svgEl('rect', { x: pos[s.name].x, y: pos[s.name].y, width: w, height: h, class: 'f-' + (state[s.name] || 'none') }));
-    const label = svgEl('text', { x: pos[s.name].x + 8, y: pos[s.name].y + 21 });
+    const label = svgEl('text', { x: pos[s.name].x + 8, y: pos[s.name].y + (timed ? 19 : 21) });
     label.textContent = s.name + (state[s.name] ? ' · ' + state[s.name].toLowerCase() : '');
     g.append(label);
+    if (duration[s.name]) {
+      const time = svgEl('text', { x: pos[s.name].x + 8, y: pos[s.name].y + 37, class: 'duration' });
+      time.textContent = duration[s.name].replace(/, .*$/, ''); // the tooltip says running or waiting
+      g.append(time);
+    }
     svg.append(g);
   });
   return svg;

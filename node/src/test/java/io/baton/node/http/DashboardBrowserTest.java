@@ -518,6 +518,24 @@ class DashboardBrowserTest extends ApiTestBase {
     awaitText(By.id("run-status"), "SUCCEEDED");
     String runId = browser.findElement(By.id("run-id")).getText();
     assertThat(run(UUID.fromString(runId)).get("input").get("value").asInt()).isEqualTo(42);
+
+    String took = "\\d+ ms|\\d+\\.\\d s|\\d+ min \\d+ s";
+    assertThat(browser.findElement(By.cssSelector("#steps th:nth-child(6)")).getText())
+        .isEqualToIgnoringCase("Duration");
+    assertThat(
+            browser.findElement(By.cssSelector("#steps tr[data-step=only] td.duration")).getText())
+        .as("how long the finished step took")
+        .matches(took);
+    assertThat(
+            chromium.script(
+                "return document.querySelector('svg.dag g[data-step=only] title').textContent"))
+        .asString()
+        .matches("only · succeeded · (" + took + ")");
+    assertThat(
+            browser
+                .findElement(By.cssSelector("svg.dag g[data-step=only] text.duration"))
+                .getText())
+        .matches(took);
   }
 
   @Test
