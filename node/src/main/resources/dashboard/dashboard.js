@@ -555,6 +555,10 @@ async function runsView(params) {
     el('label', {}, 'Created before', el('input', { name: 'createdTo', value: params.get('createdTo') || '' })),
     el('label', {}, 'Input contains (JSON)', el('input', { name: 'input', placeholder: '{"orderId": "o-1"}', value: params.get('input') || '' })),
     el('label', {}, 'Output contains (JSON)', el('input', { name: 'output', value: params.get('output') || '' })),
+    el('label', { title: 'A JSON path predicate: $.a.b[0] OP literal (== != < <= > >=) or exists($.a.b)' }, 'Input path (JSON path)',
+      el('input', { name: 'inputPath', placeholder: '$.customer.tier == "gold"', value: params.get('inputPath') || '' })),
+    el('label', { title: 'A JSON path predicate: $.a.b[0] OP literal (== != < <= > >=) or exists($.a.b)' }, 'Output path (JSON path)',
+      el('input', { name: 'outputPath', placeholder: 'exists($.receipt)', value: params.get('outputPath') || '' })),
     el('label', {}, 'Root run', el('input', { name: 'root', value: params.get('root') || '' })),
     el('label', {}, 'Parent run', el('input', { name: 'parent', value: params.get('parent') || '' })),
     el('label', {}, 'Idempotency key', el('input', { name: 'idempotencyKey', value: params.get('idempotencyKey') || '' })),
@@ -624,7 +628,7 @@ function matches(run, query) {
   if (query.get('state') && query.get('state') !== run.state) return false;
   if (query.get('root') && query.get('root') !== run.rootRunId) return false;
   if (query.get('parent') && query.get('parent') !== run.parentRunId) return false;
-  return ['input', 'output', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'idempotencyKey', 'eventSource', 'eventId']
+  return ['input', 'output', 'inputPath', 'outputPath', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'idempotencyKey', 'eventSource', 'eventId']
     .every((key) => !query.get(key));
 }
 

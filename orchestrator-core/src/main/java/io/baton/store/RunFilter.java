@@ -13,7 +13,8 @@ import java.util.UUID;
  * null field matches everything). Time ranges include their start and exclude their end. The JSON
  * filters keep runs whose document contains the given one (PostgreSQL's {@code @>}: every field of
  * the filter is present with an equal value; arrays match when they contain the filter's elements).
- * Immutable.
+ * The path filters keep runs whose document passes a {@link JsonPathPredicate} (PostgreSQL's
+ * {@code @@}). Immutable.
  *
  * @param node the recorded owner ({@code orchestratorId})
  * @param recoverable when set, only runs whose {@code recoverable} flag equals it
@@ -38,6 +39,8 @@ public record RunFilter(
     Instant updatedTo,
     JsonNode inputContains,
     JsonNode outputContains,
+    JsonPathPredicate inputPath,
+    JsonPathPredicate outputPath,
     Set<String> ownerNotIn,
     RunWait.Kind waitingFor,
     EventRef triggerEvent) {
@@ -51,7 +54,15 @@ public record RunFilter(
   public static RunFilter all() {
     return new RunFilter(
         Set.of(), null, null, null, null, false, null, null, null, null, null, null, null, null,
-        Set.of(), null, null);
+        null, null, Set.of(), null, null);
+  }
+
+  /** Whether {@code run}'s input and output pass the JSON containment and path filters. */
+  public boolean matchesJson(RunRecord run) {
+    return JsonContainment.contains(run.input(), inputContains)
+        && JsonContainment.contains(run.output(), outputContains)
+        && (inputPath == null || inputPath.matches(run.input()))
+        && (outputPath == null || outputPath.matches(run.output()));
   }
 
   /** Whether {@code run} passes every field of this filter but the JSON ones. */
@@ -113,6 +124,8 @@ public record RunFilter(
     private Instant updatedTo;
     private JsonNode inputContains;
     private JsonNode outputContains;
+    private JsonPathPredicate inputPath;
+    private JsonPathPredicate outputPath;
     private Set<String> ownerNotIn;
     private RunWait.Kind waitingFor;
     private EventRef triggerEvent;
@@ -132,6 +145,8 @@ public record RunFilter(
       updatedTo = from.updatedTo;
       inputContains = from.inputContains;
       outputContains = from.outputContains;
+      inputPath = from.inputPath;
+      outputPath = from.outputPath;
       ownerNotIn = from.ownerNotIn;
       waitingFor = from.waitingFor;
       triggerEvent = from.triggerEvent;
@@ -204,6 +219,16 @@ public record RunFilter(
       return this;
     }
 
+    public Builder inputPath(JsonPathPredicate inputPath) {
+      this.inputPath = inputPath;
+      return this;
+    }
+
+    public Builder outputPath(JsonPathPredicate outputPath) {
+      this.outputPath = outputPath;
+      return this;
+    }
+
     public Builder ownerNotIn(Set<String> ownerNotIn) {
       this.ownerNotIn = ownerNotIn;
       return this;
@@ -235,6 +260,8 @@ public record RunFilter(
           updatedTo,
           inputContains,
           outputContains,
+          inputPath,
+          outputPath,
           ownerNotIn,
           waitingFor,
           triggerEvent);

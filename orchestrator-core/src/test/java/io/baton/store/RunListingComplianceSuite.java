@@ -233,6 +233,118 @@ public abstract class RunListingComplianceSuite extends MetadataStoreComplianceB
         .containsExactly(gold.root());
   }
 
+  /**
+   * The JSON path filters as PostgreSQL's {@code @@} decides them in lax mode: each operator, a
+   * missing path, values of another type (unknown, so no match), arrays unwrapped and wrapped.
+   */
+  @Test
+  void input_and_output_path_filters_match_as_lax_sql_json_path_predicates() {
+    String flow = unique("flow");
+    RunWriter gold = at(Duration.ofMinutes(1));
+    gold.append(
+        gold.root(),
+        RunCreated.root(
+            flow,
+            "h",
+            parse(
+                """
+                {"customer": {"tier": "gold", "age": 40},
+                 "items": [{"sku": "a", "qty": 2}, {"sku": "b", "qty": 5}],
+                 "tags": ["x", "y"], "note": null, "vip": true}""")));
+    RunWriter silver = at(Duration.ofMinutes(2));
+    silver.append(
+        silver.root(),
+        RunCreated.root(
+            flow,
+            "h",
+            parse(
+                """
+                {"customer": {"tier": "silver", "age": "40"},
+                 "items": [{"sku": "c", "qty": 1}], "tags": [], "vip": false}""")));
+    RunWriter bronze = at(Duration.ofMinutes(3));
+    bronze.append(
+        bronze.root(),
+        RunCreated.root(
+            flow,
+            "h",
+            parse("{\"customer\": {\"tier\": \"bronze\"}, \"items\": [], \"name\": \"\u00e9\"}")));
+    gold.claim("n", 2)
+        .status(RunStatus.PENDING, RunStatus.RUNNING)
+        .succeed(parse("{\"total\": 12.0}"));
+    UUID a = gold.root();
+    UUID b = silver.root();
+    UUID c = bronze.root();
+    RunFilter byFlow = RunFilter.all().withFlow(flow);
+
+    assertThat(byInput(byFlow, "$.customer.tier == \"gold\"")).containsExactly(a);
+    assertThat(byInput(byFlow, "$.customer.tier != \"gold\"")).containsExactlyInAnyOrder(b, c);
+    assertThat(byInput(byFlow, "$.customer.age < 41"))
+        .as("a string is not < 41")
+        .containsExactly(a);
+    assertThat(byInput(byFlow, "$.customer.age <= 40")).containsExactly(a);
+    assertThat(byInput(byFlow, "$.customer.age > 39")).containsExactly(a);
+    assertThat(byInput(byFlow, "$.customer.age >= 40.0")).containsExactly(a);
+    assertThat(byInput(byFlow, "$.customer.age == 4e1")).containsExactly(a);
+    assertThat(byInput(byFlow, "$.customer.age == \"40\"")).containsExactly(b);
+    assertThat(byInput(byFlow, "$.customer.age >= \"3\"")).containsExactly(b);
+    assertThat(byInput(byFlow, "$.customer.age != \"40\""))
+        .as("a number and a string are not comparable, not even unequal")
+        .isEmpty();
+    assertThat(byInput(byFlow, "$.customer.tier < 5")).isEmpty();
+    assertThat(byInput(byFlow, "$.customer.tier > \"c\"")).containsExactlyInAnyOrder(a, b);
+    assertThat(byInput(byFlow, "$.name > \"e\"")).as("by code point").containsExactly(c);
+    assertThat(byInput(byFlow, "$.vip == true")).containsExactly(a);
+    assertThat(byInput(byFlow, "$.vip < true")).containsExactly(b);
+    assertThat(byInput(byFlow, "$.customer == \"gold\""))
+        .as("objects compare as unknown")
+        .isEmpty();
+
+    assertThat(byInput(byFlow, "exists($.customer.age)")).containsExactlyInAnyOrder(a, b);
+    assertThat(byInput(byFlow, "exists($.note)")).as("a null value exists").containsExactly(a);
+    assertThat(byInput(byFlow, "$.note == null")).containsExactly(a);
+    assertThat(byInput(byFlow, "$.vip != null")).containsExactlyInAnyOrder(a, b);
+    assertThat(byInput(byFlow, "$.nosuch.deeper == 1")).isEmpty();
+    assertThat(byInput(byFlow, "$.nosuch != 1")).as("nothing selected, nothing unequal").isEmpty();
+    assertThat(byInput(byFlow, "exists($.nosuch)")).isEmpty();
+
+    assertThat(byInput(byFlow, "$.items.sku == \"b\""))
+        .as("a key of each element")
+        .containsExactly(a);
+    assertThat(byInput(byFlow, "$.items[1].qty == 5")).containsExactly(a);
+    assertThat(byInput(byFlow, "$.items[0].sku == \"c\"")).containsExactly(b);
+    assertThat(byInput(byFlow, "$.items[7].sku == \"c\"")).isEmpty();
+    assertThat(byInput(byFlow, "$.tags == \"y\""))
+        .as("an array compared by its elements")
+        .containsExactly(a);
+    assertThat(byInput(byFlow, "exists($.items[0])")).containsExactlyInAnyOrder(a, b);
+    assertThat(byInput(byFlow, "exists($.tags)"))
+        .as("an empty array exists")
+        .containsExactlyInAnyOrder(a, b);
+    assertThat(byInput(byFlow, "$.customer[0].tier == \"gold\""))
+        .as("[0] of a non-array is itself")
+        .containsExactly(a);
+    assertThat(byInput(byFlow, "$.\"customer\".\"tier\" == \"silver\"")).containsExactly(b);
+
+    assertThat(ids(byFlow.toBuilder().outputPath(JsonPathPredicate.parse("$.total == 12")).build()))
+        .containsExactly(a);
+    assertThat(
+            ids(byFlow.toBuilder().outputPath(JsonPathPredicate.parse("exists($.total)")).build()))
+        .as("runs without output match no path")
+        .containsExactly(a);
+    assertThat(
+            ids(
+                byFlow.toBuilder()
+                    .inputPath(JsonPathPredicate.parse("$.vip == true"))
+                    .inputContains(parse("{\"customer\": {\"tier\": \"silver\"}}"))
+                    .build()))
+        .as("with containment, both must hold")
+        .isEmpty();
+  }
+
+  private List<UUID> byInput(RunFilter filter, String path) {
+    return ids(filter.toBuilder().inputPath(JsonPathPredicate.parse(path)).build());
+  }
+
   @Test
   void a_parked_runs_wait_is_kept_on_its_row_and_filters_by_its_kind() {
     String flow = unique("flow");

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.baton.journal.RunStatus;
 import io.baton.store.EventRef;
+import io.baton.store.InvalidJsonPathException;
+import io.baton.store.JsonPathPredicate;
 import io.baton.store.RunFilter;
 import io.baton.store.RunPosition;
 import io.baton.store.RunQuery;
@@ -20,11 +22,12 @@ import java.util.function.Supplier;
 /**
  * The query of {@code GET /api/v1/runs}: filters, {@code cursor} and {@code limit}, each bad value
  * a 400 that names the parameter. Statuses may repeat or be comma-separated; instants are ISO-8601;
- * {@code input} and {@code output} are JSON documents the run's must contain. A derived {@code
- * state} narrows further: {@code recoverable-failure} (FAILED and recoverable), {@code stuck}
- * (RUNNING, recorded owner not a live node, unchanged for {@code runs.stuckAfter}), or what a
- * WAITING run waits for: {@code retrying}, {@code waiting-approval}, {@code waiting-timer}, {@code
- * waiting-child} (see {@link DerivedState}).
+ * {@code input} and {@code output} are JSON documents the run's must contain; {@code inputPath} and
+ * {@code outputPath} are {@link JsonPathPredicate}s they must pass. A derived {@code state} narrows
+ * further: {@code recoverable-failure} (FAILED and recoverable), {@code stuck} (RUNNING, recorded
+ * owner not a live node, unchanged for {@code runs.stuckAfter}), or what a WAITING run waits for:
+ * {@code retrying}, {@code waiting-approval}, {@code waiting-timer}, {@code waiting-child} (see
+ * {@link DerivedState}).
  */
 record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, int limit) {
   static final List<ApiOperation.Param> DOCUMENTED =
@@ -58,6 +61,14 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
           new ApiOperation.Param("updatedTo", "string", "last changed before (ISO-8601)"),
           new ApiOperation.Param("input", "string", "a JSON document the input must contain"),
           new ApiOperation.Param("output", "string", "a JSON document the output must contain"),
+          new ApiOperation.Param(
+              "inputPath",
+              "string",
+              "a JSON path predicate the input must pass (PostgreSQL's @@, lax): $.a.b[0].c OP"
+                  + " literal, OP one of == != < <= > >=, literal a JSON string, number, true,"
+                  + " false or null; or exists($.a.b)"),
+          new ApiOperation.Param(
+              "outputPath", "string", "a JSON path predicate the output must pass, as inputPath"),
           new ApiOperation.Param("cursor", "string", "the next cursor of the previous page"),
           new ApiOperation.Param("limit", "integer", "page size, 1 to 1000 (default 100)"));
 
@@ -75,7 +86,9 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
             .created(instant(ctx, "createdFrom"), instant(ctx, "createdTo"))
             .updated(instant(ctx, "updatedFrom"), instant(ctx, "updatedTo"))
             .inputContains(json(ctx, "input"))
-            .outputContains(json(ctx, "output"));
+            .outputContains(json(ctx, "output"))
+            .inputPath(path(ctx, "inputPath"))
+            .outputPath(path(ctx, "outputPath"));
     DerivedState state = DerivedState.parse(text(ctx, "state"));
     RunFilter narrowed = state == null ? filter.build() : state.narrow(filter.build(), liveness);
     return new RunListParams(
@@ -139,6 +152,21 @@ record RunListParams(RunFilter filter, DerivedState state, RunPosition cursor, i
     } catch (DateTimeParseException e) {
       throw new InvalidRequestException(
           name + " must be an ISO-8601 instant such as 2026-01-02T03:04:05Z, got '" + value + "'");
+    }
+  }
+
+  private static JsonPathPredicate path(Context ctx, String name) {
+    String value = ctx.queryParam(name); // untrimmed: the position counts from its first character
+    try {
+      return value == null || value.isBlank() ? null : JsonPathPredicate.parse(value);
+    } catch (InvalidJsonPathException e) {
+      throw new InvalidRequestException(
+          name
+              + " is not a JSON path predicate such as $.customer.tier == \"gold\" or"
+              + " exists($.items[0]): at position "
+              + e.position()
+              + ", "
+              + e.reason());
     }
   }
 

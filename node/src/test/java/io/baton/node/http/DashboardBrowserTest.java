@@ -232,6 +232,17 @@ class DashboardBrowserTest extends ApiTestBase {
     browser.findElement(By.name("output")).sendKeys(output);
     browser.findElement(By.id("apply-filters")).click();
     awaitOnlyRow("output=", two);
+
+    browser.findElement(By.name("output")).clear();
+    browser.findElement(By.name("inputPath")).sendKeys("$.value < 2");
+    browser.findElement(By.id("apply-filters")).click();
+    awaitOnlyRow("inputPath=", one);
+
+    browser.findElement(By.name("inputPath")).clear();
+    browser.findElement(By.name("inputPath")).sendKeys("$.value <> 2");
+    browser.findElement(By.id("apply-filters")).click();
+    awaitText(By.id("runs-body"), "inputPath is not a JSON path predicate");
+    assertThat(browser.findElement(By.id("runs-body")).getText()).contains("at position 10");
   }
 
   private void awaitOnlyRow(String inAddress, UUID runId) {

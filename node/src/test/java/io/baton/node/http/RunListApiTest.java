@@ -80,6 +80,56 @@ class RunListApiTest extends ApiTestBase {
   }
 
   @Test
+  void filters_by_a_json_path_predicate_on_input_and_output() {
+    String quick = uniqueName("quick");
+    applyFlow(TestFlows.quick(quick));
+    UUID gold = submit(quick, "{\"value\": 1, \"customer\": {\"tier\": \"gold\", \"age\": 40}}");
+    UUID silver = submit(quick, "{\"value\": 2, \"customer\": {\"tier\": \"silver\"}}");
+    JsonNode output = awaitStatus(gold, "SUCCEEDED").get("output");
+    awaitStatus(silver, "SUCCEEDED");
+    String runs = "/api/v1/runs?flow=" + quick;
+
+    assertThat(ids(http.get(runs + "&inputPath=" + encode("$.customer.tier == \"gold\"")).json()))
+        .containsExactly(gold.toString());
+    assertThat(ids(http.get(runs + "&inputPath=" + encode("$.customer.age >= 18")).json()))
+        .containsExactly(gold.toString());
+    assertThat(ids(http.get(runs + "&inputPath=" + encode("exists($.customer.age)")).json()))
+        .containsExactly(gold.toString());
+    assertThat(ids(http.get(runs + "&inputPath=" + encode("$.value != 1")).json()))
+        .containsExactly(silver.toString());
+    String field = output.fieldNames().next();
+    assertThat(
+            ids(
+                http.get(
+                        runs
+                            + "&outputPath="
+                            + encode("exists($.\"" + field + "\")")
+                            + "&inputPath="
+                            + encode("$.value == 2"))
+                    .json()))
+        .containsExactly(silver.toString());
+    assertThat(ids(http.get(runs + "&outputPath=" + encode("exists($.nosuch)")).json())).isEmpty();
+  }
+
+  @Test
+  void a_bad_json_path_answers_400_naming_the_parameter_and_the_position() {
+    JsonNode problem =
+        assertProblem(
+            http.get("/api/v1/runs?inputPath=" + encode("$.customer.tier = \"gold\"")),
+            400,
+            "invalid-request");
+    assertThat(problem.get("detail").asText())
+        .startsWith("inputPath is not a JSON path predicate")
+        .endsWith("at position 17, expected ==, !=, <, <=, > or >=");
+    problem =
+        assertProblem(
+            http.get("/api/v1/runs?outputPath=" + encode("exists($.a")), 400, "invalid-request");
+    assertThat(problem.get("detail").asText())
+        .startsWith("outputPath ")
+        .endsWith("at position 11, expected ')' (at the end)");
+  }
+
+  @Test
   void waiting_runs_list_and_filter_by_what_they_wait_for() {
     String approval = uniqueName("approval");
     applyFlow(TestFlows.approval(approval));
@@ -134,6 +184,10 @@ class RunListApiTest extends ApiTestBase {
       {"parent=123", "parent"},
       {"rootsOnly=maybe", "rootsOnly"},
       {"state=sleepy", "state"},
+      {"inputPath=" + encode("$.a == 'x'"), "inputPath"},
+      {"inputPath=" + encode("$.a == 1 || $.b == 2"), "inputPath"},
+      {"outputPath=" + encode("$.a == \"\\u0000\""), "outputPath"},
+      {"outputPath=" + encode("$.a < 1e99999"), "outputPath"},
     };
     for (String[] badCase : cases) {
       JsonNode problem =

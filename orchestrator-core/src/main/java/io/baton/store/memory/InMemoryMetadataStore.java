@@ -9,7 +9,6 @@ import io.baton.journal.RunStatus;
 import io.baton.journal.memory.InMemoryJournal;
 import io.baton.store.DuplicateIdempotencyKeyException;
 import io.baton.store.FlowRecord;
-import io.baton.store.JsonContainment;
 import io.baton.store.MetadataStore;
 import io.baton.store.RunFilter;
 import io.baton.store.RunFinishedException;
@@ -255,8 +254,7 @@ public final class InMemoryMetadataStore implements MetadataStore {
     for (RunRecord run : runs.values()) {
       if ((after == null || RunPosition.created(run).compareTo(after) < 0)
           && filter.matchesColumns(run)
-          && JsonContainment.contains(run.input(), filter.inputContains())
-          && JsonContainment.contains(run.output(), filter.outputContains())) {
+          && filter.matchesJson(run)) {
         matching.add(run);
       }
     }

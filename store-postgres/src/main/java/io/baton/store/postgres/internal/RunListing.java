@@ -159,6 +159,14 @@ public final class RunListing {
       conditions.add("output @> CAST(:output AS jsonb)");
       params.put("output", Sql.json(filter.outputContains()));
     }
+    if (filter.inputPath() != null) {
+      conditions.add("input @@ CAST(:inputPath AS jsonpath)");
+      params.put("inputPath", filter.inputPath().normalized());
+    }
+    if (filter.outputPath() != null) {
+      conditions.add("output @@ CAST(:outputPath AS jsonpath)");
+      params.put("outputPath", filter.outputPath().normalized());
+    }
     if (after != null) {
       conditions.add("(created_at, id) < (:afterAt, :afterId)");
       params.put("afterAt", Sql.timestamp(after.at()));

@@ -6,6 +6,7 @@ import io.baton.journal.JournalCodec;
 import io.baton.journal.RunStatus;
 import io.baton.journal.RunWait;
 import io.baton.store.EventRef;
+import io.baton.store.JsonPathPredicate;
 import io.baton.store.RunFilter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -163,6 +164,12 @@ public final class RunTable {
     filters.put(
         "output: not ok (3 in 10)",
         RunFilter.builder().outputContains(json("{\"ok\": false}")).build());
+    filters.put(
+        "input path: one customer (==, served by the containment index)",
+        RunFilter.builder().inputPath(JsonPathPredicate.parse("$.customer == \"c-42\"")).build());
+    filters.put(
+        "output path: not ok (==, served by the containment index)",
+        RunFilter.builder().outputPath(JsonPathPredicate.parse("$.ok == false")).build());
     filters.put("root run (its tree)", RunFilter.builder().rootRunId(SOME_TREE).build());
     filters.put("parent run", RunFilter.builder().parentRunId(SOME_TREE).build());
     filters.put("idempotency key", RunFilter.builder().idempotencyKey("order-42").build());
