@@ -165,10 +165,10 @@ public final class RunTable {
         "output: not ok (3 in 10)",
         RunFilter.builder().outputContains(json("{\"ok\": false}")).build());
     filters.put(
-        "input path: one customer (==, served by the containment index)",
+        "input path: one customer (==, the containment index serves it)",
         RunFilter.builder().inputPath(JsonPathPredicate.parse("$.customer == \"c-42\"")).build());
     filters.put(
-        "output path: not ok (==, served by the containment index)",
+        "output path: not ok (3 in 10)",
         RunFilter.builder().outputPath(JsonPathPredicate.parse("$.ok == false")).build());
     filters.put("root run (its tree)", RunFilter.builder().rootRunId(SOME_TREE).build());
     filters.put("parent run", RunFilter.builder().parentRunId(SOME_TREE).build());
