@@ -919,7 +919,8 @@ async function flowsView() {
 function flowEditor(flow) {
   const editor = el('textarea', { id: 'flow-yaml', class: 'yaml', 'aria-label': 'Flow YAML', spellcheck: 'false', rows: 16 });
   editor.value = flow.yaml || '';
-  const problems = el('ul', { id: 'flow-problems', class: 'problems', 'aria-live': 'polite' });
+  const problems = el('ul', { id: 'flow-problems', class: 'problems', 'aria-live': 'polite' },
+    el('li', { class: 'muted', text: 'Problems show here as you type.' }));
   let checked = 0;
   async function check() {
     const asked = ++checked;
@@ -936,16 +937,20 @@ function flowEditor(flow) {
   editor.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(check, 400); });
   const apply = el('button', { id: 'apply-flow', onclick: async () => {
     await check();
-    if (problems.dataset.valid !== 'true') { toast('The flow has problems: see the list under the YAML'); return; }
+    if (problems.dataset.valid !== 'true') { toast('The flow has problems: see the list beside the YAML'); return; }
     try {
       const applied = await api('/flows', { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: editor.value });
       const target = '#/flow/' + encodeURIComponent(applied.name);
       if (location.hash === target) route(); else location.hash = target;
     } catch (error) { toast(error.message); }
   } }, 'Apply');
-  return el('div', { class: 'card' }, el('h2', { text: 'YAML' }), editor,
-    el('div', { class: 'actions' }, el('button', { id: 'validate-flow', class: 'secondary', onclick: check }, 'Check'), may('flows.write') ? apply : null),
-    problems);
+  // The problems beside the editor (under it on a phone), held in view while the YAML scrolls by:
+  // below the editor they were below the fold of a laptop's screen.
+  return el('div', { class: 'card editor-card' }, el('h2', { text: 'YAML' }),
+    el('div', { class: 'editor-grid' },
+      el('div', {}, editor,
+        el('div', { class: 'actions' }, el('button', { id: 'validate-flow', class: 'secondary', onclick: check }, 'Check'), may('flows.write') ? apply : null)),
+      el('aside', { class: 'problems-panel', 'aria-label': 'Problems' }, el('h3', { text: 'Problems' }), problems)));
 }
 
 async function flowView(name, params) {

@@ -582,6 +582,18 @@ class DashboardBrowserTest extends ApiTestBase {
     awaitText(By.id("run-id"), runId);
   }
 
+  /** "in view", or where the first problem of the flow editor is and how tall the window is. */
+  private Object firstProblemInView() {
+    return chromium.script(
+        """
+        const box = document.querySelector('#flow-problems li').getBoundingClientRect();
+        const inside = box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight
+          && box.right <= window.innerWidth;
+        return inside ? 'in view' : JSON.stringify({ box, height: window.innerHeight,
+          width: window.innerWidth, scrollY: window.scrollY });
+        """);
+  }
+
   @Test
   void the_flow_page_shows_its_yaml_checks_an_edit_with_lines_and_opens_an_older_version()
       throws Exception {
@@ -598,7 +610,14 @@ class DashboardBrowserTest extends ApiTestBase {
     awaitText(By.id("flow-problems"), "line 4");
     assertThat(browser.findElement(By.id("flow-problems")).getText())
         .contains("steps[0].capability", "nosuchthing");
+    assertThat(firstProblemInView())
+        .as("the first problem is in view at 1280×800 while the YAML is edited")
+        .isEqualTo("in view");
     screenshots("flow-problems");
+    browser.manage().window().setSize(PHONE);
+    chromium.script("document.getElementById('flow-yaml').scrollIntoView({block: 'start'});");
+    assertThat(firstProblemInView()).as("and at a phone's width").isEqualTo("in view");
+    browser.manage().window().setSize(WIDE);
     browser.findElement(By.id("apply-flow")).click();
     assertThat(http.get("/api/v1/flows/" + name).json().get("versions")).hasSize(2);
 
