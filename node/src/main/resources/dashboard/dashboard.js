@@ -150,11 +150,22 @@ function humanDuration(millis) {
 // clock), saying so. Empty for a step that has not started.
 function stepDuration(step) {
   if (!step || !step.startedAt) return '';
-  const started = Date.parse(step.startedAt);
-  if (step.finishedAt) return humanDuration(Date.parse(step.finishedAt) - started);
-  const doing = step.status === 'RUNNING' || step.status === 'PENDING' ? 'running' : step.status.toLowerCase().replace('_', ' ');
-  return humanDuration(Date.now() - started) + ' so far, ' + doing;
+  if (step.finishedAt) return humanDuration(Date.parse(step.finishedAt) - Date.parse(step.startedAt));
+  return soFar(step.startedAt, stepDoing(step));
 }
+function stepDoing(step) {
+  return step.status === 'RUNNING' || step.status === 'PENDING' ? 'running' : step.status.toLowerCase().replace('_', ' ');
+}
+function soFar(since, doing) {
+  return humanDuration(Date.now() - Date.parse(since)) + ' so far' + (doing ? ', ' + doing : '');
+}
+// Attributes that make an element show a step's time so far, growing while the page is open.
+function liveSince(step, withDoing) {
+  return step && step.startedAt && !step.finishedAt ? { 'data-live-since': step.startedAt, 'data-doing': withDoing ? stepDoing(step) : '' } : {};
+}
+setInterval(() => document.querySelectorAll('[data-live-since]').forEach((node) => {
+  node.textContent = soFar(node.dataset.liveSince, node.dataset.doing);
+}), 1000);
 function pretty(value) { return el('pre', { text: JSON.stringify(value, null, 2) }); }
 
 // The run stream (server-sent events) read with fetch, so that it carries the Authorization
@@ -774,7 +785,7 @@ function stepsTable(steps, action) {
     el('tbody', {}, steps.map((s) => el('tr', { 'data-step': s.name },
       el('td', { text: s.name }), el('td', {}, badge(s.status)), el('td', { text: String(s.attempts) }),
       el('td', { text: when(s.startedAt) }), el('td', { text: when(s.finishedAt) }),
-      el('td', { class: 'duration', text: stepDuration(s) }),
+      el('td', { class: 'duration', text: stepDuration(s), ...liveSince(s, true) }),
       el('td', { text: when(s.retryAt) }), el('td', { text: s.waitingFor ? s.waitingFor + (s.dueAt ? ' until ' + when(s.dueAt) : '') : '' }),
       action ? el('td', {}, action(s)) : null))));
 }
@@ -785,6 +796,7 @@ function dag(flow, steps) {
   if (!definition || !definition.length) return el('p', { class: 'muted', text: 'No graph: the flow is not known here.' });
   const state = Object.fromEntries(steps.map((s) => [s.name, s.status]));
   const duration = Object.fromEntries(steps.map((s) => [s.name, stepDuration(s)]));
+  const byStep = Object.fromEntries(steps.map((s) => [s.name, s]));
   const layer = {};
   const byName = Object.fromEntries(definition.map((s) => [s.name, s]));
   const depth = (name, seen = new Set()) => {
@@ -820,7 +832,7 @@ function dag(flow, steps) {
     label.textContent = s.name + (state[s.name] ? ' · ' + state[s.name].toLowerCase() : '');
     g.append(label);
     if (duration[s.name]) {
-      const time = svgEl('text', { x: pos[s.name].x + 8, y: pos[s.name].y + 37, class: 'duration' });
+      const time = svgEl('text', { x: pos[s.name].x + 8, y: pos[s.name].y + 37, class: 'duration', ...liveSince(byStep[s.name], false) });
       time.textContent = duration[s.name].replace(/, .*$/, ''); // the tooltip says running or waiting
       g.append(time);
     }

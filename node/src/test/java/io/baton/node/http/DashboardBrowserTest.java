@@ -146,6 +146,12 @@ class DashboardBrowserTest extends ApiTestBase {
     assertThat(first.getAttribute("title"))
         .isEqualTo("Only a step waiting to retry a failed attempt can be retried now");
     screenshots("run-back-off");
+    By backingOffFor = By.cssSelector("#steps tr[data-step=flaky] td.duration");
+    String sofar = browser.findElement(backingOffFor).getText();
+    assertThat(sofar).as("a step not finished").matches("[0-9.]+ (ms|s) so far, retry wait");
+    chromium
+        .waiting()
+        .until(d -> !d.findElement(backingOffFor).getText().equals(sofar)); // it grows, live
 
     ((JavascriptExecutor) browser).executeScript("window.notReloaded = true;");
     steps.switchOn(switchName);
