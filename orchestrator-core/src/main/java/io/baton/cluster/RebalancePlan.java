@@ -21,15 +21,12 @@ import java.util.Map;
  * of it). Otherwise each node above the share gives its excess, down to the share, capped per round
  * by {@code maxMovesPerRound} and {@code maxShare} of its runs and never more than it may move
  * (runs cooling down after a move stay), and each node below the share receives up to its deficit
- * (a moved run keeps its giver's weight: its pace goes with it). Each giver, largest excess first,
- * spreads its runs over the receivers in proportion to the room they have left, so that every
- * receiver takes its part of the round from every giver at once rather than one receiver taking
- * everything first (a receiver's claim rate, not the givers' step boundaries, bounds a moved run's
- * pause). Runs a node's round in progress is still giving ({@link NodeLoad#outgoing}) count as its
- * receivers' already: rounds of different nodes start at different times, and a node that planned
- * without them matched its runs to receivers others were already filling (the full-size benchmark's
- * newcomers ended at 3,300 and 6,800 for a share of 5,000, and the givers needed five rounds each).
- * Pure; ties are broken by node id, so every node plans alike.
+ * (a moved run keeps its giver's weight: its pace goes with it), the largest excess matched to the
+ * largest deficit first. Runs a node's round in progress is still giving ({@link
+ * NodeLoad#outgoing}) count as its receivers' already: rounds of different nodes start at different
+ * times, and a node that planned without them matched its runs to receivers others were already
+ * filling (the full-size benchmark's newcomers ended at 3,300 and 6,800 for a share of 5,000, and
+ * the givers needed five rounds each). Pure; ties are broken by node id, so every node plans alike.
  */
 public final class RebalancePlan {
   /** One node gives {@code count} of its runs to another. */
@@ -126,64 +123,24 @@ public final class RebalancePlan {
     receivers.sort(
         Comparator.<Receiver>comparingDouble(r -> -r.room).thenComparingInt(r -> r.index));
     List<Move> moves = new ArrayList<>();
+    int d = 0;
     for (Giver giver : givers) {
-      spread(giver, loads, receivers, moves);
-    }
-    return moves;
-  }
-
-  /**
-   * Splits one giver's runs over the receivers in proportion to the room each has left (the largest
-   * remainders get the runs rounding leaves over), never beyond a receiver's room. Every giver
-   * spreading alike keeps each receiver's intake at its share of the round's moves: matched largest
-   * to largest, the full-size benchmark's first newcomer took the whole excess of all three givers
-   * in one round, and the last of its 5,000 claims paused past a second.
-   */
-  private static void spread(
-      Giver giver, List<Load> loads, List<Receiver> receivers, List<Move> moves) {
-    double weight = loads.get(giver.index).perRun();
-    List<Receiver> open = receivers.stream().filter(r -> r.room >= weight - EPSILON).toList();
-    double room = open.stream().mapToDouble(r -> r.room).sum();
-    if (open.isEmpty()) {
-      return;
-    }
-    int[] counts = new int[open.size()];
-    int given = 0;
-    for (int i = 0; i < open.size(); i++) {
-      Receiver receiver = open.get(i);
-      counts[i] =
-          (int)
-              Math.min(
-                  Math.floor(receiver.room / weight + EPSILON),
-                  Math.floor(giver.runs * receiver.room / room + EPSILON));
-      given += counts[i];
-    }
-    while (given < giver.runs) {
-      int most = -1;
-      double mostLeft = weight - EPSILON;
-      for (int i = 0; i < open.size(); i++) {
-        double left = open.get(i).room - counts[i] * weight;
-        if (left >= mostLeft + EPSILON || (most < 0 && left >= mostLeft)) {
-          most = i;
-          mostLeft = left;
+      double weight = loads.get(giver.index).perRun();
+      while (giver.runs > 0 && d < receivers.size()) {
+        Receiver receiver = receivers.get(d);
+        int count = Math.min(giver.runs, (int) Math.floor(receiver.room / weight + EPSILON));
+        if (count > 0) {
+          moves.add(
+              new Move(loads.get(giver.index).nodeId(), loads.get(receiver.index).nodeId(), count));
+          giver.runs -= count;
+          receiver.room -= count * weight;
+        }
+        if (receiver.room < weight - EPSILON) {
+          d++;
         }
       }
-      if (most < 0) {
-        break;
-      }
-      counts[most]++;
-      given++;
     }
-    for (int i = 0; i < open.size(); i++) {
-      if (counts[i] > 0) {
-        Receiver receiver = open.get(i);
-        moves.add(
-            new Move(
-                loads.get(giver.index).nodeId(), loads.get(receiver.index).nodeId(), counts[i]));
-        receiver.room -= counts[i] * weight;
-      }
-    }
-    giver.runs -= given;
+    return moves;
   }
 
   /** The weight of each of a node's runs, from its pace against the cluster's. */

@@ -15,10 +15,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,9 +68,6 @@ public final class Rebalancer {
   private volatile CompletableFuture<List<RebalancePlan.Move>> roundInProgress;
   private volatile Offering offering;
   private volatile long progressAnnouncedNanos;
-
-  /** Offered roots whose claim is under way: a poll meanwhile does not claim them again. */
-  private final Set<UUID> claiming = ConcurrentHashMap.newKeySet();
 
   Rebalancer(
       String nodeId,
@@ -218,7 +213,7 @@ public final class Rebalancer {
   }
 
   /**
-   * The runs of one round on their way out: each is given to the receiver furthest behind as it
+   * The runs of one round on their way out: each is given to the next receiver in plan order as it
    * leaves (at its own step boundary) and offered within {@link #OFFER_DELAY}, together with those
    * that left meanwhile, so that a moved run pauses for about one offer and one poll of its
    * receiver, not for the whole round. Thread-safe.
@@ -226,36 +221,26 @@ public final class Rebalancer {
   private final class Offering {
     private final List<RebalancePlan.Move> moves;
     private final Map<String, List<UUID>> pending = new LinkedHashMap<>();
-    private final int[] assigned;
+    private int move;
+    private int assigned;
     private boolean flushScheduled;
     private CompletableFuture<Void> flushing = CompletableFuture.completedFuture(null);
 
     Offering(List<RebalancePlan.Move> moves) {
       this.moves = moves;
-      this.assigned = new int[moves.size()];
     }
 
-    /**
-     * On the engine's loop, as a run leaves: never blocks. The run goes to the move furthest behind
-     * its count (by fraction), so that a round's receivers fill side by side at the pace the runs
-     * leave, not one after another.
-     */
+    /** On the engine's loop, as a run leaves: never blocks. */
     synchronized void left(UUID root) {
-      int behind = -1;
-      double mostLeft = 0;
-      for (int i = 0; i < moves.size(); i++) {
-        int count = moves.get(i).count();
-        double left = (double) (count - assigned[i]) / count;
-        if (left > mostLeft) {
-          behind = i;
-          mostLeft = left;
-        }
+      while (move < moves.size() && assigned >= moves.get(move).count()) {
+        move++;
+        assigned = 0;
       }
-      if (behind < 0) {
+      if (move >= moves.size()) {
         return; // more left than planned: its giver takes it back after the grace
       }
-      assigned[behind]++;
-      pending.computeIfAbsent(moves.get(behind).to(), to -> new ArrayList<>()).add(root);
+      assigned++;
+      pending.computeIfAbsent(moves.get(move).to(), to -> new ArrayList<>()).add(root);
       if (!flushScheduled) {
         flushScheduled = true;
         scheduler.schedule(
@@ -297,8 +282,8 @@ public final class Rebalancer {
     /** Runs planned and not yet left, by receiver. */
     synchronized Map<String, Integer> remaining() {
       Map<String, Integer> remaining = new LinkedHashMap<>();
-      for (int i = 0; i < moves.size(); i++) {
-        int left = moves.get(i).count() - assigned[i];
+      for (int i = move; i < moves.size(); i++) {
+        int left = moves.get(i).count() - (i == move ? assigned : 0);
         if (left > 0) {
           remaining.merge(moves.get(i).to(), left, Integer::sum);
         }
@@ -351,23 +336,16 @@ public final class Rebalancer {
     log.debug("node {}: offered {} runs to {} (rebalancing)", nodeId, runs.size(), to);
   }
 
-  /**
-   * Reads the offers to this node every {@code offerPollInterval} and claims the new ones at once,
-   * without waiting for the claims of earlier polls: a receiver taking a round's runs from several
-   * givers claims batch after batch while the earlier ones still load, so that a moved run waits
-   * about one poll and its own claim, not the claims queued before it.
-   */
   private void pollOffers() {
     if (!running) {
       return;
     }
     Futures.whenComplete(
-        io.call("rebalance: read offers", () -> leases.offersTo(nodeId)),
-        (offers, failure) -> {
+        io.call("rebalance: read offers", () -> leases.offersTo(nodeId))
+            .thenCompose(this::claimOffers),
+        (claimed, failure) -> {
           if (failure != null) {
             log.debug("node {}: reading offers failed: {}", nodeId, failure.toString());
-          } else {
-            claimOffers(offers);
           }
           if (running) {
             scheduler.schedule(config.offerPollInterval(), this::pollOffers);
@@ -375,38 +353,26 @@ public final class Rebalancer {
         });
   }
 
-  private void claimOffers(Map<UUID, String> offers) {
+  private CompletableFuture<Void> claimOffers(Map<UUID, String> offers) {
     int room = engine.freeCapacity();
-    Map<UUID, String> taken = new LinkedHashMap<>();
-    offers.entrySet().stream()
-        .filter(e -> !claiming.contains(e.getKey()))
-        .limit(Math.max(0, room))
-        .forEach(e -> taken.put(e.getKey(), e.getValue()));
-    if (taken.isEmpty()) {
-      return;
+    if (offers.isEmpty() || room <= 0) {
+      return CompletableFuture.completedFuture(null);
     }
-    claiming.addAll(taken.keySet());
+    Map<UUID, String> taken = new LinkedHashMap<>();
+    offers.entrySet().stream().limit(room).forEach(e -> taken.put(e.getKey(), e.getValue()));
     engine.movedIn(taken.keySet());
-    Futures.whenComplete(
-        claims
-            .claimLost(taken, ClaimReason.REBALANCE)
-            .thenCompose(
-                outcomes ->
-                    io.call(
-                        "rebalance: withdraw offers",
-                        () -> {
-                          leases.withdrawOffers(taken.keySet(), nodeId);
-                          movedIn.inc(taken.size());
-                          return null;
-                        }))
-            .thenCompose(done -> announceLoad.get()),
-        (done, failure) -> {
-          // an offer read before its withdrawal was written is claimed again harmlessly (owned)
-          claiming.removeAll(taken.keySet());
-          if (failure != null) {
-            log.debug("node {}: claiming offered runs failed: {}", nodeId, failure.toString());
-          }
-        });
+    return claims
+        .claimLost(taken, ClaimReason.REBALANCE)
+        .thenCompose(
+            outcomes ->
+                io.call(
+                    "rebalance: withdraw offers",
+                    () -> {
+                      leases.withdrawOffers(taken.keySet(), nodeId);
+                      movedIn.inc(taken.size());
+                      return null;
+                    }))
+        .thenCompose(done -> announceLoad.get());
   }
 
   private LiveNodes live() {
