@@ -29,7 +29,8 @@
 # System properties tune sizes: -Dbaton.bench.size=10000 (recovery, memory),
 # -Dbaton.bench.runs=50000 -Dbaton.bench.window=2000 -Dbaton.bench.policy=fail (engine; the
 # last runs the flow with recovery: fail, whose steps also journal their starts),
-# -Dbaton.bench.latencyRuns=2000 -Dbaton.bench.loadSeconds=5 (latency), -Dbaton.bench.committers=2 (the
+# -Dbaton.bench.latencyRuns=2000 -Dbaton.bench.loadSeconds=5 -Dbaton.bench.levels=0.1,0.5,0.9 (latency),
+# -Dbaton.bench.jfr=FILE (a JFR profile of the whole run), -Dbaton.bench.committers=2 (the
 # journal's group-commit lanes of every benchmark node, as a node on PostgreSQL has),
 # -Dbaton.bench.events=20000 -Dbaton.bench.appThreads=8 -Dbaton.bench.eventRate=2000 (events; the
 # last is the paced sitting's offered rate), -Dbaton.bench.handoffRuns=1000 -Dbaton.bench.ttlSeconds=10 (hand-off, failover),

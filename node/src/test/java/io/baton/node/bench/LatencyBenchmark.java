@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -185,13 +186,27 @@ final class LatencyBenchmark {
           atMax.measured());
       System.out.println("latency under a steady load (runs submitted at a fixed rate):");
       List<Level> levels = new ArrayList<>();
-      for (double share : new double[] {0.1, 0.5, 0.9}) {
+      for (double share : levels()) {
         Level level = atRate(node, completions, share, max * share, perLevel);
         System.out.println(level);
         levels.add(level);
       }
       return new Figures(idle, max, levels);
     }
+  }
+
+  /**
+   * The load levels, as fractions of the measured maximum: {@code -Dbaton.bench.levels} (comma
+   * separated, e.g. {@code 0.1} alone to profile one level), 0.1, 0.5 and 0.9 by default.
+   */
+  private static double[] levels() {
+    String levels = System.getProperty("baton.bench.levels", "");
+    if (levels.isBlank()) {
+      return new double[] {0.1, 0.5, 0.9};
+    }
+    return Arrays.stream(levels.split(","))
+        .mapToDouble(l -> Double.parseDouble(l.trim()))
+        .toArray();
   }
 
   /** Completes a future per run when the run finishes, whoever waits for it. */
@@ -321,6 +336,7 @@ final class LatencyBenchmark {
       throws Exception {
     List<CompletableFuture<UUID>> submitted = new ArrayList<>();
     LoadMeter meter = new LoadMeter(node);
+    Instant from = Instant.now();
     long total = Math.max(10, (long) (rate * duration.toNanos() / 1e9));
     long started = System.nanoTime();
     long due = 0;
@@ -338,7 +354,8 @@ final class LatencyBenchmark {
       completions.forget(runId);
       runIds.add(runId);
     }
-    String load = meter.measured();
+    // the level's wall-clock window, to read a JFR recording of the whole benchmark for it alone
+    String load = meter.measured() + "; from " + from + " to " + Instant.now();
     List<Long> stepToStep = new ArrayList<>();
     List<Long> createdToCompleted = new ArrayList<>();
     for (int from = 0; from < runIds.size(); from += 500) {
