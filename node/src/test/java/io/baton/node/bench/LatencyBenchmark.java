@@ -336,7 +336,7 @@ final class LatencyBenchmark {
       throws Exception {
     List<CompletableFuture<UUID>> submitted = new ArrayList<>();
     LoadMeter meter = new LoadMeter(node);
-    Instant from = Instant.now();
+    Instant began = Instant.now();
     long total = Math.max(10, (long) (rate * duration.toNanos() / 1e9));
     long started = System.nanoTime();
     long due = 0;
@@ -355,7 +355,7 @@ final class LatencyBenchmark {
       runIds.add(runId);
     }
     // the level's wall-clock window, to read a JFR recording of the whole benchmark for it alone
-    String load = meter.measured() + "; from " + from + " to " + Instant.now();
+    String load = meter.measured() + "; from " + began + " to " + Instant.now();
     List<Long> stepToStep = new ArrayList<>();
     List<Long> createdToCompleted = new ArrayList<>();
     for (int from = 0; from < runIds.size(); from += 500) {
