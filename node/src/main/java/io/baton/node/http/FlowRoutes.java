@@ -178,7 +178,7 @@ final class FlowRoutes implements Routes {
           versions.stream()
               .filter(v -> v.hash().equals(asked.trim()))
               .findFirst()
-              .orElseThrow(() -> new FlowNotFoundException(name + "' version '" + asked.trim()));
+              .orElseThrow(() -> new FlowNotFoundException(name, asked.trim()));
       flow = orchestrator.flowByHash(shown.hash());
     }
     JsonNode definition = Json.MAPPER.readTree(flow.canonicalJson());

@@ -37,12 +37,12 @@ record Liveness(Set<String> liveNodes, Instant stuckBefore) {
         && run.updatedAt().isBefore(stuckBefore);
   }
 
-  /** Reads the live nodes from {@code leases} and the time from {@code clock} at each call. */
+  /**
+   * Reads the live nodes from {@code leases} and the time from {@code clock} at each call; {@code
+   * stuckAfter} as {@link HttpApi.Builder#stuckAfter} checked it.
+   */
   static Supplier<Liveness> probe(LeaseManager leases, Clock clock, Duration stuckAfter) {
-    if (stuckAfter == null || stuckAfter.isNegative()) {
-      throw new IllegalArgumentException(
-          "runs.stuckAfter must be zero or a positive duration, got " + stuckAfter);
-    }
+    Objects.requireNonNull(stuckAfter, "stuckAfter");
     return () ->
         new Liveness(
             leases.listNodes().stream().map(NodeInfo::nodeId).collect(Collectors.toSet()),

@@ -180,6 +180,11 @@ public class FlowApiTest extends ApiTestBase {
     assertThat(older.get("hash").asText()).isEqualTo(first);
     assertThat(older.get("yaml").asText()).contains("capability: approval");
     assertThat(older.get("definition").get("steps")).hasSize(3);
-    assertProblem(http.get("/api/v1/flows/" + name + "?version=nope"), 404, "flow-not-found");
+    assertThat(
+            assertProblem(
+                    http.get("/api/v1/flows/" + name + "?version=nope"), 404, "flow-not-found")
+                .get("detail")
+                .asText())
+        .isEqualTo("Flow '" + name + "' has no version 'nope'");
   }
 }
